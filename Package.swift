@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// Aubade: a background music service for Linux (MPRIS + PulseAudio + libmpg123).
+// Depends on the toolchain and three system libraries only.
+import PackageDescription
+
+let package = Package(
+    name: "aubade",
+    products: [
+        .executable(name: "aubade", targets: ["aubade"]),
+    ],
+    targets: [
+        // C libraries, as the system ships them.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
+        // No pkgConfig for libpulse: it adds -D_REENTRANT/-pthread, which SwiftPM warns about.
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123",
+                       providers: [.apt(["libmpg123-dev"])]),
+
+        // Thin Swift wrappers: one file per C concept, no knowledge of the app.
+        .target(name: "DBusKit", dependencies: ["CDBus"]),
+        .target(name: "PulseKit", dependencies: ["CPulse"]),
+        .target(name: "Mpg123Kit", dependencies: ["CMpg123"]),
+
+        // The pure heart: queue, playback state machine, audio-session policy. No C, no I/O.
+        .target(name: "PlayerCore"),
+
+        // Adapters: translate between the world and PlayerCore.
+        .target(name: "Decoding", dependencies: ["Mpg123Kit", "PlayerCore"]),
+        .target(name: "Library", dependencies: ["Decoding", "PlayerCore"]),
+        .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore"]),
+        .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore"]),
+
+        .executableTarget(name: "aubade",
+                          dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit"]),
+
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["aubade"]),
+    ]
+)

@@ -1,0 +1,5 @@
+#ifndef AUBADE_CPULSE_SHIM_H
+#define AUBADE_CPULSE_SHIM_H
+#include <pulse/pulseaudio.h>
+#include <pulse/thread-mainloop.h>
+#endif
