@@ -1,0 +1,36 @@
+/// What PlayerCore wants done, returned from `PlayerState.handle(_:at:)` for the adapters to carry out.
+///
+/// Property changes are not effects: the MPRIS adapter compares `PlayerState.snapshot`
+/// before and after each turn and announces exactly what differs, at the end of the turn.
+public enum Effect: Sendable, Equatable {
+    case output(OutputCommand)
+    /// The position jumped in a way clients could not extrapolate (MPRIS Seeked).
+    case seeked(Microseconds)
+    case log(LogLevel, String)
+    /// Stop serving: the daemon exits cleanly.
+    case quit
+}
+
+/// A command for the audio output.
+public enum OutputCommand: Sendable, Equatable {
+    /// Flush whatever is queued and play `entry` from `position`; corked unless `playing`.
+    case play(QueueEntry, from: Microseconds, playing: Bool)
+    /// Gapless follow-up: continue with `entry` right after the one the output asked about.
+    case enqueue(QueueEntry)
+    /// Nothing follows: play out what is buffered, then report finished.
+    case endOfQueue
+    /// Cork: the stream holds its place and plays nothing.
+    case pause
+    case resume
+    /// Release the stream.
+    case stop
+    case setVolume(Double)
+}
+
+public enum LogLevel: String, Sendable, Comparable, CaseIterable {
+    case debug, info, notice, warning, error
+
+    private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
+}

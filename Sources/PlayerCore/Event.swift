@@ -1,0 +1,43 @@
+/// Something that happened, handed to `PlayerState.handle(_:at:)`.
+///
+/// Adapters only translate: an MPRIS method call, an output callback or a decode failure
+/// becomes one of these, and PlayerCore decides what it means.
+public enum Event: Sendable, Equatable {
+    // Transport commands (MPRIS, media keys, the CLI).
+    case play
+    case pause
+    case playPause
+    case stop
+    case next
+    case previous
+    /// Relative seek (MPRIS Seek): clamps at 0; past the end acts like the track ending.
+    case seek(by: Microseconds)
+    /// Absolute seek (MPRIS SetPosition): ignored unless `entry` is current and 0 ≤ position ≤ length.
+    case setPosition(EntryID, Microseconds)
+    case setLoopStatus(LoopStatus)
+    case setShuffle(Bool)
+    case setVolume(Double)
+    /// MPRIS Rate; only 1.0 is supported, and 0.0 acts like Pause (as the spec asks).
+    case setRate(Double)
+
+    // Queue changes.
+    /// Appends tracks to the queue; when `play` and nothing is playing, starts the first.
+    case enqueue([Track], play: Bool)
+    /// MPRIS OpenUri: inserts the tracks after the current one and plays the first now.
+    case open([Track])
+    case quit
+
+    // What the audio output reports.
+    /// The first sample of this entry is audible now.
+    case outputStarted(EntryID)
+    /// The output has written all of this entry and wants to know what follows (gapless).
+    case outputNeedsNext(after: EntryID)
+    /// The output has played everything it was given; the queue has ended.
+    case outputFinished(EntryID)
+    /// Decoding of this entry failed mid-way; the output goes on as if it had ended.
+    case outputFailed(EntryID, reason: String)
+    /// Someone else (a mixer) changed our stream's volume.
+    case outputVolumeChanged(Double)
+    /// The file of this entry could not be opened for playing: it is dropped from the queue.
+    case trackUnplayable(EntryID, reason: String)
+}

@@ -1,0 +1,91 @@
+/// The play queue: entries in the user's order, plus the order in which they play.
+///
+/// Shuffle never moves entries (the queue the user sees keeps its order); it only changes
+/// `playOrder`, a permutation of the entries' ids. Every entry appears in `playOrder` exactly
+/// once, so a shuffled pass plays each track once.
+public struct PlayQueue: Sendable, Equatable {
+    public private(set) var entries: [QueueEntry] = []
+    /// The ids of `entries` in the order they play.
+    public private(set) var playOrder: [EntryID] = []
+    private var lastRawID: UInt64 = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+
+    public func entry(_ id: EntryID) -> QueueEntry? {
+        entries.first { $0.id == id }
+    }
+
+    public func contains(_ id: EntryID) -> Bool { entry(id) != nil }
+
+    /// Inserts tracks after `anchor` (in queue and play order), or at the end when `anchor` is nil.
+    /// Returns the new entries' ids, in the order given.
+    @discardableResult
+    mutating func insert(_ tracks: [Track], after anchor: EntryID?) -> [EntryID] {
+        let newEntries = tracks.map { track -> QueueEntry in
+            lastRawID += 1
+            return QueueEntry(id: EntryID(lastRawID), track: track)
+        }
+        let ids = newEntries.map(\.id)
+        if let anchor, let index = entries.firstIndex(where: { $0.id == anchor }),
+           let orderIndex = playOrder.firstIndex(of: anchor) {
+            entries.insert(contentsOf: newEntries, at: index + 1)
+            playOrder.insert(contentsOf: ids, at: orderIndex + 1)
+        } else {
+            entries.append(contentsOf: newEntries)
+            playOrder.append(contentsOf: ids)
+        }
+        return ids
+    }
+
+    /// Inserts tracks at random places after `anchor` in play order (shuffle is on), at the
+    /// end of the queue the user sees.
+    @discardableResult
+    mutating func insertShuffled(_ tracks: [Track], after anchor: EntryID?,
+                                 using random: inout RandomSource) -> [EntryID] {
+        let ids = insert(tracks, after: nil)
+        playOrder.removeLast(ids.count)
+        let start = anchor.flatMap { playOrder.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        for id in ids {
+            let slot = Int.random(in: start...playOrder.count, using: &random)
+            playOrder.insert(id, at: slot)
+        }
+        return ids
+    }
+
+    mutating func remove(_ id: EntryID) {
+        entries.removeAll { $0.id == id }
+        playOrder.removeAll { $0 == id }
+    }
+
+    /// The entry that plays after `id`, wrapping to the first when `wrapping`.
+    public func entry(after id: EntryID, wrapping: Bool) -> EntryID? {
+        guard let index = playOrder.firstIndex(of: id) else { return playOrder.first }
+        if index + 1 < playOrder.count { return playOrder[index + 1] }
+        return wrapping ? playOrder.first : nil
+    }
+
+    /// The entry that plays before `id`, wrapping to the last when `wrapping`.
+    public func entry(before id: EntryID, wrapping: Bool) -> EntryID? {
+        guard let index = playOrder.firstIndex(of: id) else { return playOrder.first }
+        if index > 0 { return playOrder[index - 1] }
+        return wrapping ? playOrder.last : nil
+    }
+
+    public var firstInPlayOrder: EntryID? { playOrder.first }
+
+    /// Shuffles the play order; `first` (the entry playing now) is kept at the front so that
+    /// turning shuffle on mid-track plays every other track exactly once afterwards.
+    mutating func shuffle(keepingFirst first: EntryID?, using random: inout RandomSource) {
+        var rest = entries.map(\.id).filter { $0 != first }
+        rest.shuffle(using: &random)
+        playOrder = (first.map { [$0] } ?? []) + rest
+    }
+
+    /// Returns the play order to the queue's own order.
+    mutating func unshuffle() {
+        playOrder = entries.map(\.id)
+    }
+}

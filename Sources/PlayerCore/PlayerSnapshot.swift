@@ -1,0 +1,17 @@
+/// Everything about the player that clients are told about when it changes.
+///
+/// The MPRIS adapter takes one before and one after each event and announces the difference
+/// in a single PropertiesChanged, so no change can be forgotten or sent twice.
+public struct PlayerSnapshot: Sendable, Equatable {
+    public var status: PlaybackStatus
+    public var loopStatus: LoopStatus
+    public var shuffle: Bool
+    public var volume: Double
+    /// The entry now playing (or paused, or selected while stopped); nil when the queue is empty.
+    public var current: QueueEntry?
+    public var canGoNext: Bool
+    public var canGoPrevious: Bool
+    public var canPlay: Bool
+    public var canPause: Bool
+    public var canSeek: Bool
+}

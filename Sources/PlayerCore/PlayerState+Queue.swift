@@ -1,0 +1,101 @@
+/// Queue changes and what the output reports: the queue advancing by itself.
+extension PlayerState {
+    mutating func enqueue(_ tracks: [Track], play: Bool, at now: Instant) -> [Effect] {
+        guard !tracks.isEmpty else { return [] }
+        let ids = shuffle ? queue.insertShuffled(tracks, after: currentID, using: &random)
+                          : queue.insert(tracks, after: nil)
+        var effects: [Effect] = [.log(.info, "queued \(tracks.count) track\(tracks.count == 1 ? "" : "s")")]
+        if currentID == nil, let first = queue.playOrder.first(where: ids.contains) {
+            select(first, at: now)
+        }
+        if play, status == .stopped, let entry = current {
+            effects += start(entry, from: 0, playing: true, at: now)
+        }
+        return effects
+    }
+
+    /// OpenUri: the tracks go right after the current one and the first plays now.
+    mutating func open(_ tracks: [Track], at now: Instant) -> [Effect] {
+        let ids = queue.insert(tracks, after: currentID)
+        guard let first = ids.first, let entry = queue.entry(first) else { return [] }
+        return start(entry, from: 0, playing: true, at: now)
+    }
+
+    /// The last entry handed to the output: the one whose end the output will ask about.
+    var lastHandedToOutput: EntryID? { upcoming.last ?? currentID }
+
+    mutating func outputStarted(_ entryID: EntryID, at now: Instant) -> [Effect] {
+        guard let index = upcoming.firstIndex(of: entryID) else { return [] }
+        upcoming.removeFirst(index + 1)
+        currentID = entryID
+        clock.freeze(at: now)
+        clock.set(0, at: now)
+        if status == .playing { clock.start(at: now) }
+        return []
+    }
+
+    /// Gapless: decide now what follows `entryID`, while the output still has audio buffered.
+    mutating func outputNeedsNext(after entryID: EntryID) -> [Effect] {
+        // A question about an entry the output no longer holds (it was flushed meanwhile).
+        guard status != .stopped, entryID == lastHandedToOutput else { return [] }
+        guard let next = entry(following: entryID) else { return [.output(.endOfQueue)] }
+        upcoming.append(next.id)
+        return [.output(.enqueue(next))]
+    }
+
+    mutating func outputFinished(_ entryID: EntryID, at now: Instant) -> [Effect] {
+        guard status != .stopped, entryID == lastHandedToOutput else { return [] }
+        return endOfQueue(at: now)
+    }
+
+    mutating func outputFailed(_ entryID: EntryID, reason: String) -> [Effect] {
+        let name = queue.entry(entryID)?.track.path ?? "\(entryID)"
+        return [.log(.warning, "\(name): \(reason); skipping the rest of it")]
+    }
+
+    /// A file that cannot be opened is dropped from the queue and playback moves on.
+    mutating func trackUnplayable(_ entryID: EntryID, reason: String, at now: Instant) -> [Effect] {
+        guard let entry = queue.entry(entryID) else { return [] }
+        var effects: [Effect] = [.log(.warning, "\(entry.track.path): \(reason); skipped")]
+        let successor = queue.entry(after: entryID, wrapping: loopStatus != .none).flatMap { queue.entry($0) }
+        let wasCurrent = entryID == currentID
+        let wasUpcoming = upcoming.contains(entryID)
+        queue.remove(entryID)
+        upcoming.removeAll { $0 == entryID }
+
+        if wasUpcoming, let last = lastHandedToOutput {
+            // The output is still waiting to hear what follows the last entry it holds.
+            effects += outputNeedsNext(after: last)
+        } else if wasCurrent {
+            if let successor, successor.id != entryID {
+                effects += jump(to: successor, at: now)
+            } else {
+                currentID = nil
+                effects += stop(at: now)
+                if let first = queue.firstInPlayOrder { select(first, at: now) }
+            }
+        }
+        return effects
+    }
+
+    /// The current track reached its end some other way than the output running dry
+    /// (a seek past the end): move on as the loop setting says.
+    mutating func trackEnded(_ entryID: EntryID, at now: Instant) -> [Effect] {
+        guard let next = entry(following: entryID) else { return endOfQueue(at: now) }
+        return start(next, from: 0, playing: status == .playing, at: now)
+    }
+
+    /// What plays after `entryID` when it ends by itself.
+    func entry(following entryID: EntryID) -> QueueEntry? {
+        if loopStatus == .track { return queue.entry(entryID) }
+        return queue.entry(after: entryID, wrapping: loopStatus == .playlist).flatMap { queue.entry($0) }
+    }
+
+    /// The queue has played out: stop, and select its first track for the next Play.
+    private mutating func endOfQueue(at now: Instant) -> [Effect] {
+        var effects = stop(at: now)
+        if let first = queue.firstInPlayOrder { select(first, at: now) }
+        effects.append(.log(.info, "end of the queue"))
+        return effects
+    }
+}

@@ -1,0 +1,125 @@
+/// Transport commands: play, pause, stop, skip, seek, and the settings clients can write.
+extension PlayerState {
+    mutating func play(at now: Instant) -> [Effect] {
+        switch status {
+        case .playing:
+            return []
+        case .paused:
+            status = .playing
+            clock.start(at: now)
+            return [.output(.resume)]
+        case .stopped:
+            guard let entry = current ?? queue.firstInPlayOrder.flatMap({ queue.entry($0) }) else { return [] }
+            return start(entry, from: 0, playing: true, at: now)
+        }
+    }
+
+    mutating func pause(at now: Instant) -> [Effect] {
+        guard status == .playing else { return [] }
+        status = .paused
+        clock.freeze(at: now)
+        return [.output(.pause)]
+    }
+
+    mutating func stop(at now: Instant) -> [Effect] {
+        guard status != .stopped else { return [] }
+        status = .stopped
+        upcoming = []
+        clock.freeze(at: now)
+        clock.set(0, at: now)
+        return [.output(.stop)]
+    }
+
+    /// Next / Previous. With no entry in that direction (CanGoNext/CanGoPrevious false) it
+    /// does nothing, as MPRIS asks. Playing stays playing, paused stays paused (at the start
+    /// of the new track), stopped only moves the selection.
+    mutating func skip(forward: Bool, at now: Instant) -> [Effect] {
+        guard let currentID else { return [] }
+        let wrapping = loopStatus != .none
+        let target = forward ? queue.entry(after: currentID, wrapping: wrapping)
+                             : queue.entry(before: currentID, wrapping: wrapping)
+        guard let target, let entry = queue.entry(target) else { return [] }
+        return jump(to: entry, at: now)
+    }
+
+    /// Makes `entry` current from its start, keeping the playback status.
+    mutating func jump(to entry: QueueEntry, at now: Instant) -> [Effect] {
+        switch status {
+        case .playing: return start(entry, from: 0, playing: true, at: now)
+        case .paused: return start(entry, from: 0, playing: false, at: now)
+        case .stopped:
+            select(entry.id, at: now)
+            return []
+        }
+    }
+
+    mutating func seek(by offset: Microseconds, at now: Instant) -> [Effect] {
+        guard let entry = current else { return [] }
+        let target = max(0, position(at: now) + offset)
+        if let length = entry.track.length, target > length {
+            return trackEnded(entry.id, at: now)
+        }
+        return moveWithinTrack(entry, to: target, at: now)
+    }
+
+    mutating func setPosition(_ position: Microseconds, of entryID: EntryID, at now: Instant) -> [Effect] {
+        guard let entry = current, entry.id == entryID, position >= 0 else { return [] }
+        if let length = entry.track.length, position > length { return [] }
+        return moveWithinTrack(entry, to: position, at: now)
+    }
+
+    private mutating func moveWithinTrack(_ entry: QueueEntry, to position: Microseconds, at now: Instant) -> [Effect] {
+        switch status {
+        case .stopped:
+            // Nothing is loaded: remember where to start and start paused there, so the
+            // position the client asked for is what Play will use.
+            var effects = start(entry, from: position, playing: false, at: now)
+            effects.append(.seeked(position))
+            return effects
+        case .playing, .paused:
+            var effects = start(entry, from: position, playing: status == .playing, at: now)
+            effects.append(.seeked(position))
+            return effects
+        }
+    }
+
+    mutating func setShuffle(_ on: Bool) -> [Effect] {
+        guard on != shuffle else { return [] }
+        shuffle = on
+        if on {
+            queue.shuffle(keepingFirst: currentID, using: &random)
+        } else {
+            queue.unshuffle()
+        }
+        return []
+    }
+
+    mutating func setVolume(_ level: Double) -> [Effect] {
+        let clamped = clampedVolume(level)
+        guard clamped != volume else { return [] }
+        volume = clamped
+        return [.output(.setVolume(clamped))]
+    }
+
+    // MARK: - Shared steps
+
+    /// Loads `entry` into the output at `position`, playing or paused. Any gapless follow-up
+    /// the output had been given is dropped with the flush.
+    mutating func start(_ entry: QueueEntry, from position: Microseconds, playing: Bool, at now: Instant) -> [Effect] {
+        currentID = entry.id
+        upcoming = []
+        status = playing ? .playing : .paused
+        clock.freeze(at: now)
+        clock.set(position, at: now)
+        if playing { clock.start(at: now) }
+        return [.output(.play(entry, from: position, playing: playing))]
+    }
+
+    /// Selects `entry` while stopped: nothing plays, the position is 0.
+    mutating func select(_ entryID: EntryID, at now: Instant) {
+        currentID = entryID
+        upcoming = []
+        clock.freeze(at: now)
+        clock.set(0, at: now)
+    }
+}

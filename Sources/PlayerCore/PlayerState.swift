@@ -1,0 +1,77 @@
+/// The whole state of the player, and the reducer that changes it.
+///
+/// `handle(_:at:)` is the only way in: it takes an event and the moment it happened, updates
+/// the state and returns the effects to carry out. No clocks, files or sockets in here.
+public struct PlayerState: Sendable, Equatable {
+    public static let minimumVolume = 0.0
+    /// PulseAudio can amplify past 100 %; beyond 150 % music mostly distorts.
+    public static let maximumVolume = 1.5
+
+    public internal(set) var queue = PlayQueue()
+    public internal(set) var status = PlaybackStatus.stopped
+    public internal(set) var loopStatus = LoopStatus.none
+    public internal(set) var shuffle = false
+    public internal(set) var volume = 1.0
+    /// The entry playing, paused, or selected while stopped.
+    public internal(set) var currentID: EntryID?
+    /// Entries handed to the output after the current one (gapless) that are not audible yet,
+    /// in the order they will play. Usually empty or one; more only for very short tracks.
+    var upcoming: [EntryID] = []
+    var clock = PlaybackClock()
+    var random: RandomSource
+
+    public init(randomSeed: UInt64 = 0x5EED) {
+        random = RandomSource(seed: randomSeed)
+    }
+
+    public var current: QueueEntry? { currentID.flatMap { queue.entry($0) } }
+
+    /// Where in the current track playback is at `now` (never past the track's end).
+    public func position(at now: Instant) -> Microseconds {
+        let position = clock.position(at: now)
+        if let length = current?.track.length { return min(position, length) }
+        return position
+    }
+
+    public var snapshot: PlayerSnapshot {
+        let hasCurrent = current != nil
+        return PlayerSnapshot(
+            status: status, loopStatus: loopStatus, shuffle: shuffle, volume: volume,
+            current: current,
+            canGoNext: currentID.map { queue.entry(after: $0, wrapping: loopStatus != .none) != nil } ?? false,
+            canGoPrevious: currentID.map { queue.entry(before: $0, wrapping: loopStatus != .none) != nil } ?? false,
+            canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent)
+    }
+
+    /// Applies one event and returns what must be done about it.
+    public mutating func handle(_ event: Event, at now: Instant) -> [Effect] {
+        switch event {
+        case .play: return play(at: now)
+        case .pause: return pause(at: now)
+        case .playPause: return status == .playing ? pause(at: now) : play(at: now)
+        case .stop: return stop(at: now)
+        case .next: return skip(forward: true, at: now)
+        case .previous: return skip(forward: false, at: now)
+        case .seek(let offset): return seek(by: offset, at: now)
+        case .setPosition(let entry, let position): return setPosition(position, of: entry, at: now)
+        case .setLoopStatus(let loop): loopStatus = loop; return []
+        case .setShuffle(let on): return setShuffle(on)
+        case .setVolume(let level): return setVolume(level)
+        case .setRate(let rate): return rate == 0 ? pause(at: now) : []
+        case .enqueue(let tracks, let play): return enqueue(tracks, play: play, at: now)
+        case .open(let tracks): return open(tracks, at: now)
+        case .quit: return [.output(.stop), .quit]
+        case .outputStarted(let entry): return outputStarted(entry, at: now)
+        case .outputNeedsNext(let entry): return outputNeedsNext(after: entry)
+        case .outputFinished(let entry): return outputFinished(entry, at: now)
+        case .outputFailed(let entry, let reason): return outputFailed(entry, reason: reason)
+        case .outputVolumeChanged(let level): volume = clampedVolume(level); return []
+        case .trackUnplayable(let entry, let reason): return trackUnplayable(entry, reason: reason, at: now)
+        }
+    }
+
+    func clampedVolume(_ level: Double) -> Double {
+        guard level.isFinite else { return volume }
+        return min(max(level, Self.minimumVolume), Self.maximumVolume)
+    }
+}
