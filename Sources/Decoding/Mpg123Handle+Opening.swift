@@ -1,0 +1,36 @@
+import Mpg123Kit
+
+extension Mpg123Handle {
+    /// A handle set up the way Aubade decodes: gapless, silent, signed 16-bit output,
+    /// with `path` open. Errors come back as `DecodingError`s with user-facing reasons.
+    static func opened(path: String, flags: Mpg123Flags = []) throws(DecodingError) -> Mpg123Handle {
+        let handle: Mpg123Handle
+        do {
+            handle = try Mpg123Handle()
+            try handle.addFlags(flags.union([.gapless, .quiet]))
+            try handle.forceSigned16Output()
+        } catch {
+            throw DecodingError(path: path, decoding: error)
+        }
+        do {
+            try handle.open(path: path)
+        } catch {
+            throw DecodingError(path: path, opening: error)
+        }
+        return handle
+    }
+
+    /// The output format, failing as "not an MP3 file" when no frame header can be found.
+    func probedFormat(path: String) throws(DecodingError) -> PCMFormat {
+        let format: Mpg123OutputFormat
+        do {
+            format = try outputFormat()
+        } catch {
+            throw DecodingError(path: path, opening: error)
+        }
+        guard format.bytesPerSample == PCMFormat.bytesPerSample, format.channels > 0 else {
+            throw DecodingError(path: path, reason: "unexpected output format \(format)")
+        }
+        return PCMFormat(sampleRate: format.sampleRate, channels: format.channels)
+    }
+}
