@@ -1,0 +1,25 @@
+/// Introspection of the paths above `/org/mpris/MediaPlayer2`, so tools that walk the object
+/// tree from `/` (busctl tree, d-feet) find the player.
+extension IntrospectionXML {
+    /// The name of the child node of `path` on the way to `target`, or nil when `path` is not an ancestor.
+    static func childNode(under path: String, toward target: String) -> String? {
+        let prefix = path == "/" ? "/" : path + "/"
+        guard target.hasPrefix(prefix), target != path else { return nil }
+        return target.dropFirst(prefix.count).split(separator: "/").first.map(String.init)
+    }
+
+    static func node(withChild child: String) -> String {
+        """
+        <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+        <node>
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect">
+              <arg name="xml_data" type="s" direction="out"/>
+            </method>
+          </interface>
+          <node name="\(child)"/>
+        </node>
+        """
+    }
+}

@@ -1,0 +1,24 @@
+internal import DBusKit
+
+/// The properties of `org.mpris.MediaPlayer2`: what Aubade is. None of them ever changes.
+enum RootProperties {
+    static let identity = "Aubade"
+    static let desktopEntry = "aubade"
+    static let uriSchemes = ["file"]
+    static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg", "audio/mpeg3",
+                            "audio/x-mpegurl", "audio/mpegurl"]
+
+    static let all: [(String, DBusValue)] = [
+        ("CanQuit", .boolean(true)),
+        ("CanRaise", .boolean(false)),
+        ("HasTrackList", .boolean(false)),
+        ("Identity", .string(identity)),
+        ("DesktopEntry", .string(desktopEntry)),
+        ("SupportedUriSchemes", .stringArray(uriSchemes)),
+        ("SupportedMimeTypes", .stringArray(mimeTypes)),
+    ]
+
+    static func value(named name: String) -> DBusValue? {
+        all.first { $0.0 == name }?.1
+    }
+}

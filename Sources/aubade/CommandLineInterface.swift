@@ -1,0 +1,78 @@
+import Dispatch
+import Glibc
+import Library
+import PlayerCore
+
+/// Parses the command line and runs a verb. Exit codes: 0 ok, 1 failure, 64 usage.
+enum CommandLineInterface {
+    static let version = "0.1.0"
+
+    static let usage = """
+        usage: aubade serve [--log-level LEVEL] [PATH…]
+               aubade --help | --version
+
+        serve   Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on
+                the session bus and play PATHs (MP3 files, folders, M3U/M3U8 playlists).
+                Control it with playerctl -p aubade, media keys, or any MPRIS client.
+
+        options:
+          --log-level LEVEL   debug, info (default), notice, warning or error
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let verb = arguments.first else {
+            printError(usage)
+            return 64
+        }
+        let rest = Array(arguments.dropFirst())
+        switch verb {
+        case "--help", "-h", "help":
+            print(usage)
+            return 0
+        case "--version":
+            print("aubade \(version)")
+            return 0
+        case "serve":
+            return serve(rest)
+        default:
+            printError("aubade: unknown verb '\(verb)'\n\(usage)")
+            return 64
+        }
+    }
+
+    private static func serve(_ arguments: [String]) -> Int32 {
+        var paths: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--help", "-h":
+                print(usage)
+                return 0
+            case "--log-level":
+                guard index + 1 < arguments.count,
+                      let level = LogLevel(rawValue: arguments[index + 1]) else {
+                    printError("aubade serve: --log-level takes debug, info, notice, warning or error")
+                    return 64
+                }
+                Log.threshold = level
+                index += 1
+            case "--":
+                paths += arguments[(index + 1)...]
+                index = arguments.count
+            default:
+                if argument.hasPrefix("-") {
+                    printError("aubade serve: unknown option '\(argument)'")
+                    return 64
+                }
+                paths.append(argument)
+            }
+            index += 1
+        }
+        return Server.run(paths: paths)
+    }
+
+    static func printError(_ text: String) {
+        _ = "\(text)\n".withCString { fputs($0, stderr) }
+    }
+}

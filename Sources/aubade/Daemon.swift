@@ -1,0 +1,138 @@
+import AudioOutput
+import DBusKit
+import Decoding
+import Dispatch
+import Glibc
+import Library
+import MPRIS
+import PlayerCore
+
+/// `aubade serve`: the player, its MPRIS face and its audio output, wired together.
+///
+/// Threads (the whole list):
+/// - the core queue (`coreQueue`, serial): the D-Bus connection's watches, every MPRIS call,
+///   every turn of PlayerCore, signal handling. One turn = event → reducer → effects →
+///   PropertiesChanged, with no timer in between.
+/// - PulseAudio's threaded mainloop (inside `PlaybackOutput`): writes PCM, decoding ahead into
+///   the stream's buffer; its events hop to the core queue.
+final class Daemon: MPRISHost {
+    let coreQueue: DispatchQueue
+    private var player = PlayerState(randomSeed: UInt64.random(in: .min ... .max))
+    private let connection: Connection
+    private var mpris: MPRISService?
+    private let output: OutputBridge
+    private let loader = QueueLoader()
+    private var signalSources: [DispatchSourceSignal] = []
+    private(set) var busName = MPRISNames.busName
+
+    init(queue: DispatchQueue) throws(DBusError) {
+        coreQueue = queue
+        connection = try Connection(bus: .session, queue: queue)
+        output = OutputBridge()
+    }
+
+    /// Owns the bus name, exports MPRIS, queues `tracks` and starts playing them.
+    func start(playing tracks: [Track]) throws(DBusError) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
+        connection.onDisconnect = {
+            // Losing the session bus is fatal: systemd restarts us on a fresh one.
+            Log.error("lost the D-Bus session bus; exiting")
+            exit(1)
+        }
+        busName = try claimBusName()
+        mpris = try MPRISService(connection: connection, host: self)
+        output.start { [weak self] event in
+            guard let self else { return }
+            self.coreQueue.async { self.handle(event) }
+        }
+        installSignalHandlers()
+        if !tracks.isEmpty { handle(.enqueue(tracks, play: true)) }
+    }
+
+    private func claimBusName() throws(DBusError) -> String {
+        switch try connection.requestName(MPRISNames.busName) {
+        case .primaryOwner, .alreadyOwner:
+            Log.info("serving \(MPRISNames.busName)")
+            return MPRISNames.busName
+        case .exists, .inQueue:
+            let name = MPRISNames.instanceBusName(pid: getpid())
+            guard try connection.requestName(name) == .primaryOwner else {
+                throw DBusError.failed("could not own \(name)")
+            }
+            Log.notice("\(MPRISNames.busName) is taken by another player; serving \(name)")
+            return name
+        }
+    }
+
+    private func installSignalHandlers() {
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: coreQueue)
+            source.setEventHandler { [weak self] in
+                Log.info("signal \(number): stopping")
+                self?.handle(.quit)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    // MARK: - MPRISHost
+
+    var snapshot: PlayerSnapshot { player.snapshot }
+
+    var position: Microseconds { player.position(at: MonotonicClock.now()) }
+
+    /// One turn: the event, the reducer, its effects, then one PropertiesChanged.
+    func handle(_ event: Event) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
+        let before = player.snapshot
+        let effects = player.handle(event, at: MonotonicClock.now())
+        for effect in effects { perform(effect) }
+        mpris?.announceChanges(from: before, to: player.snapshot)
+    }
+
+    func tracks(forURI uri: String) throws(DBusError) -> [Track] {
+        do {
+            return try loader.load(uri: uri)
+        } catch {
+            Log.warning("OpenUri \(uri): \(error.reason)")
+            throw DBusError.invalidArgs("\(uri): \(error.reason)")
+        }
+    }
+
+    private func handle(_ event: OutputEvent) {
+        switch event {
+        case .started(let entry): handle(.outputStarted(entry))
+        case .needsNext(let entry): handle(.outputNeedsNext(after: entry))
+        case .finished(let entry): handle(.outputFinished(entry))
+        case .failed(let entry, let reason): handle(.outputFailed(entry, reason: reason))
+        case .volumeChanged(let level): handle(.outputVolumeChanged(level))
+        case .serverLost(let reason): Log.warning("sound server lost (\(reason)); reconnecting")
+        case .serverConnected: Log.info("connected to the sound server")
+        }
+    }
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .output(let command):
+            if let failure = output.perform(command, volume: player.volume) {
+                handle(.trackUnplayable(failure.entry, reason: failure.reason))
+            }
+        case .seeked(let position):
+            mpris?.announceSeeked(position)
+        case .log(let level, let message):
+            Log.write(level, message)
+        case .quit:
+            shutDown()
+        }
+    }
+
+    private func shutDown() {
+        output.shutdown()
+        try? connection.releaseName(busName)
+        connection.close()
+        Log.info("stopped")
+        exit(0)
+    }
+}

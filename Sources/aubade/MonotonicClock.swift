@@ -1,0 +1,11 @@
+import Glibc
+import PlayerCore
+
+/// Reads the monotonic clock for PlayerCore, which never reads a clock itself.
+enum MonotonicClock {
+    static func now() -> Instant {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Instant(microseconds: Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000)
+    }
+}

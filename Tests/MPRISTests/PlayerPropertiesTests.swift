@@ -1,0 +1,74 @@
+import DBusKit
+import Foundation
+import Testing
+@testable import MPRIS
+import PlayerCore
+
+@Suite struct PlayerPropertiesTests {
+    private func snapshot(_ status: PlaybackStatus = .playing, volume: Double = 1) -> PlayerSnapshot {
+        PlayerSnapshot(status: status, loopStatus: .none, shuffle: false, volume: volume, current: nil,
+                       canGoNext: false, canGoPrevious: false, canPlay: true, canPause: true, canSeek: true)
+    }
+
+    @Test func onlyWhatDiffersIsAnnounced() {
+        let changes = PlayerProperties.changes(from: snapshot(.playing), to: snapshot(.paused, volume: 0.5))
+        #expect(changes.map(\.0) == ["PlaybackStatus", "Volume"])
+        #expect(changes.first?.1 == .string("Paused"))
+    }
+
+    @Test func positionIsNeverAnnounced() {
+        #expect(!PlayerProperties.changes(from: snapshot(.stopped), to: snapshot(.playing)).contains { $0.0 == "Position" })
+    }
+
+    @Test func typesOfEveryProperty() {
+        let expected = ["PlaybackStatus": "s", "LoopStatus": "s", "Rate": "d", "Shuffle": "b", "Metadata": "a{sv}",
+                        "Volume": "d", "Position": "x", "MinimumRate": "d", "MaximumRate": "d", "CanGoNext": "b",
+                        "CanGoPrevious": "b", "CanPlay": "b", "CanPause": "b", "CanSeek": "b", "CanControl": "b"]
+        for name in PlayerProperties.names {
+            #expect(PlayerProperties.value(named: name, of: snapshot(), position: 5)?.signature == expected[name], "\(name)")
+        }
+    }
+
+    @Test(arguments: [
+        ("LoopStatus", DBusValue.string("Track"), Event.setLoopStatus(.track)),
+        ("Shuffle", .boolean(true), .setShuffle(true)),
+        ("Volume", .double(0.4), .setVolume(0.4)),
+        ("Rate", .double(0), .setRate(0)),
+    ])
+    func writesBecomeEvents(name: String, value: DBusValue, event: Event) throws {
+        #expect(try PlayerProperties.event(setting: name, to: value) == event)
+    }
+
+    @Test(arguments: [
+        ("LoopStatus", DBusValue.string("Bogus"), DBusError.invalidArgsName),
+        ("LoopStatus", .int32(1), DBusError.invalidArgsName),
+        ("Volume", .string("loud"), DBusError.invalidArgsName),
+        ("Volume", .double(.nan), DBusError.invalidArgsName),
+        ("Shuffle", .string("On"), DBusError.invalidArgsName),
+        ("PlaybackStatus", .string("Playing"), DBusError.propertyReadOnlyName),
+    ])
+    func badWritesAreErrors(name: String, value: DBusValue, errorName: String) {
+        #expect(throws: DBusError.self) { try PlayerProperties.event(setting: name, to: value) }
+        do {
+            _ = try PlayerProperties.event(setting: name, to: value)
+        } catch {
+            #expect(error.name == errorName)
+        }
+    }
+}
+
+@Suite struct IntrospectionTests {
+    /// The daemon serves exactly the XML in dbus/ (run scripts/embed-introspection after editing it).
+    @Test func servedXMLIsTheFileInDbusFolder() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = try String(contentsOf: root.appendingPathComponent("dbus/org.mpris.MediaPlayer2.xml"), encoding: .utf8)
+        #expect(IntrospectionXML.mediaPlayer2 + "\n" == file)
+    }
+
+    @Test func parentPathsLeadToThePlayer() {
+        #expect(IntrospectionXML.childNode(under: "/", toward: "/org/mpris/MediaPlayer2") == "org")
+        #expect(IntrospectionXML.childNode(under: "/org/mpris", toward: "/org/mpris/MediaPlayer2") == "MediaPlayer2")
+        #expect(IntrospectionXML.childNode(under: "/com", toward: "/org/mpris/MediaPlayer2") == nil)
+    }
+}
