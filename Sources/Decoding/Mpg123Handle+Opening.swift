@@ -25,6 +25,10 @@ extension Mpg123Handle {
         let format: Mpg123OutputFormat
         do {
             format = try outputFormat()
+        } catch where error.isEndOfStream {
+            // The end came before any frame header: an empty or tag-only file, or junk that
+            // libmpg123 skipped to the end looking for a frame.
+            throw DecodingError(path: path, reason: "not an MP3 file: no audio frames")
         } catch {
             throw DecodingError(path: path, opening: error)
         }

@@ -13,7 +13,7 @@ public enum TrackReader {
     ///
     /// Empty files, tag-only files, random bytes, a WAV named .mp3, missing and unreadable
     /// files all throw, with reasons such as "file not found", "permission denied",
-    /// "empty file", "no audio frames", "not an MP3 file (…)".
+    /// "empty file", "not an MP3 file: no audio frames", "not an MP3 file (…)".
     ///
     /// Costs one pass over the file (frame headers only, no full decode).
     public static func read(path: String) throws(DecodingError) -> Track {
@@ -79,7 +79,7 @@ public enum TrackReader {
             throw DecodingError(path: path, opening: error)
         }
         guard decoded else {
-            throw DecodingError(path: path, reason: isEmptyFile(path) ? "empty file" : "no audio frames")
+            throw DecodingError(path: path, reason: isEmptyFile(path) ? "empty file" : "not an MP3 file: no audio frames")
         }
         return format
     }

@@ -19,6 +19,10 @@ public struct Mpg123Error: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `MPG123_ERR`: the generic "something went wrong" code; the handle usually knows more.
     public static let genericErrorCode: Int32 = MPG123_ERR.rawValue
+
+    /// `MPG123_DONE` reported where data was expected: the stream holds no (more) frames.
+    /// `outputFormat()` fails this way on a file with no MPEG frames at all (a lone tag).
+    public var isEndOfStream: Bool { code == MPG123_DONE.rawValue }
 }
 
 extension Mpg123Error {
