@@ -1,0 +1,231 @@
+import PulseKit
+import PlayerCore
+
+/// Transport commands and the life of the one playback stream.
+extension OutputEngine {
+    /// ~2 s buffered on the server: decoding can stall that long (busy CPU) without a gap.
+    static let targetSeconds = 2.0
+    /// Refill in ~150 ms chunks: few wakeups of the PulseAudio thread.
+    static let minimumRequestSeconds = 0.15
+    /// Start (and restart after an underrun) once ~250 ms are there.
+    static let prebufferSeconds = 0.25
+
+    /// `play`: flush whatever is queued and play `feed` from its source's current position.
+    func start(_ feed: Feed, playing: Bool) {
+        guard !isShutDown else { return }
+        corked = !playing
+        guard isReady, let context else {
+            pendingPlay = (feed, playing)
+            connectLazily()
+            return
+        }
+        if let stream, stream.state.isFinal || streamFormat != feed.source.format {
+            releaseStream()  // a new stream only when the format changes (or the old one died)
+        }
+        resetQueue(startingWith: feed, announce: true)
+        if let stream {
+            flush(stream)
+            do throws(PulseError) {
+                try stream.cork(corked)
+            } catch {
+                // Only fails while the context dies; its state change reports that.
+            }
+            kick()
+        } else {
+            createStream(on: context, format: feed.source.format, title: feed.title)
+        }
+    }
+
+    /// `enqueue`: the gapless follow-up, written right after the previous source's last byte.
+    func enqueue(_ feed: Feed) {
+        guard !isShutDown, stream != nil else { return }
+        if current != nil {
+            next = feed  // early: used when the current source runs out, without needsNext
+            return
+        }
+        waitingAfter = nil
+        endRequested = false
+        pendingStarts.append(PendingStart(entry: feed.entry, offset: bytesSinceFlush,
+                                          title: feed.title, artist: feed.artist))
+        current = feed
+        kick()
+    }
+
+    /// `restart`: replace the current source by an already-seeked one; the jump is immediate.
+    func restart(_ source: PCMSource, entry: EntryID) {
+        guard !isShutDown else { return }
+        var feed = Feed(source: source, entry: entry)
+        if let current, current.entry == entry {
+            feed.title = current.title
+            feed.artist = current.artist
+        }
+        if let pending = pendingPlay {
+            pendingPlay = (feed, pending.playing)
+            return
+        }
+        guard let stream else { return }
+        if streamFormat != source.format {
+            start(feed, playing: !corked)
+            return
+        }
+        // A seek within the entry already playing is not a new start.
+        resetQueue(startingWith: feed, announce: entry != lastStarted)
+        flush(stream)
+        kick()
+    }
+
+    func endOfQueue() {
+        guard !isShutDown else { return }
+        if let entry = waitingAfter {
+            startDrain(after: entry)
+        } else if current != nil {
+            endRequested = true
+            next = nil
+        }
+    }
+
+    func setCorked(_ corked: Bool) {
+        guard !isShutDown else { return }
+        self.corked = corked
+        if let pending = pendingPlay { pendingPlay = (pending.feed, !corked) }
+        guard let stream, stream.state == .ready else { return }
+        do throws(PulseError) {
+            try stream.cork(corked)
+        } catch {
+            // Only fails while the context dies; its state change reports that.
+        }
+        if corked { startTimer?.cancel() } else { kick() }
+    }
+
+    /// `stop`: disconnect the stream (never write silence); the context stays.
+    func stop() {
+        pendingPlay = nil
+        releaseStream()
+    }
+
+    /// Disconnects and forgets the stream and everything queued on it.
+    func releaseStream() {
+        generation += 1
+        current = nil
+        next = nil
+        waitingAfter = nil
+        endRequested = false
+        draining = false
+        pendingStarts = []
+        lastStarted = nil
+        startTimer?.cancel()
+        guard let stream else { return }
+        stream.onStateChange = nil
+        stream.onWriteRequest = nil
+        stream.onStarted = nil
+        if stream.state == .ready || stream.state == .creating {
+            do throws(PulseError) {
+                try stream.disconnect()
+            } catch {
+                // Already gone on the server side; releasing the handle is all that is left.
+            }
+        }
+        self.stream = nil
+        streamFormat = nil
+        knownVolume = nil
+    }
+
+    private func resetQueue(startingWith feed: Feed, announce: Bool) {
+        generation += 1
+        current = feed
+        next = nil
+        waitingAfter = nil
+        endRequested = false
+        draining = false
+        bytesSinceFlush = 0
+        pendingStarts = announce ? [PendingStart(entry: feed.entry, offset: 0,
+                                                 title: feed.title, artist: feed.artist)] : []
+    }
+
+    /// Drops the server's buffer. The write index jumps back to the read index, so the base
+    /// of our byte offsets is unknown until a timing update answers.
+    private func flush(_ stream: Stream) {
+        indexBase = nil
+        do throws(PulseError) {
+            try stream.flush()
+            try stream.updateTimingInfo { [weak self] _ in self?.checkStarts() }
+        } catch {
+            // Only fails while the context dies; its state change reports that.
+        }
+    }
+
+    private func createStream(on context: Context, format: PCMFormat, title: String?) {
+        let spec = SampleSpec(format: .signed16, rate: UInt32(clamping: format.sampleRate),
+                              channels: UInt8(clamping: format.channels))
+        do throws(PulseError) {
+            guard spec.isValid else {
+                throw PulseError(function: "pa_sample_spec_valid", code: 0,
+                                 message: "unsupported format \(format)")
+            }
+            var properties: [String: String] = [
+                Proplist.Key.mediaRole: identity.mediaRole,
+                Proplist.Key.applicationName: identity.applicationName,
+                Proplist.Key.applicationID: identity.applicationID,
+                Proplist.Key.applicationIconName: identity.iconName,
+            ]
+            if let feed = current {
+                properties[Proplist.Key.mediaTitle] = feed.title
+                properties[Proplist.Key.mediaArtist] = feed.artist
+            }
+            let stream = try Stream(context: context, name: title ?? identity.applicationName,
+                                    sampleSpec: spec, properties: try Proplist(properties))
+            stream.onStateChange = { [weak self, unowned stream] in self?.streamStateChanged(stream) }
+            stream.onWriteRequest = { [weak self] _ in self?.fillBuffer() }
+            stream.onStarted = { [weak self] in self?.checkStarts() }
+            let attributes = BufferAttributes(
+                targetLength: spec.bytes(forMicroseconds: UInt64(Self.targetSeconds * 1e6)),
+                prebuffer: spec.bytes(forMicroseconds: UInt64(Self.prebufferSeconds * 1e6)),
+                minimumRequest: spec.bytes(forMicroseconds: UInt64(Self.minimumRequestSeconds * 1e6)))
+            var flags: Stream.Flags = [.interpolateTiming, .autoTimingUpdate]
+            if corked { flags.insert(.startCorked) }
+            let volume = requestedVolume.map { ChannelVolumes(channels: format.channels, volume: $0) }
+            try stream.connectPlayback(attributes: attributes, flags: flags, volume: volume)
+            self.stream = stream
+            streamFormat = format
+            indexBase = 0  // a new stream's write index starts at 0
+            knownVolume = requestedVolume
+        } catch {
+            // No stream: report the entry as failed so the app moves on instead of waiting.
+            if let feed = current {
+                current = nil
+                pendingStarts = []
+                emit(.failed(feed.entry, error.description))
+            }
+        }
+    }
+
+    private func streamStateChanged(_ stream: Stream) {
+        guard stream === self.stream else { return }
+        switch stream.state {
+        case .ready:
+            if let index = stream.index { refreshVolume(index: index, report: false) }
+            kick()
+        case .failed, .terminated:
+            // Killed by the server (e.g. `pactl kill-sink-input`) or lost with the context.
+            releaseStream()
+        default:
+            break
+        }
+    }
+
+    /// Sets `media.title`/`media.artist` (and `media.name`, what mixers show) for a new track.
+    func updateTrackProperties(title: String?, artist: String?) {
+        guard let stream, stream.state == .ready, title != nil || artist != nil else { return }
+        do throws(PulseError) {
+            var values: [String: String] = [:]
+            if let title {
+                values[Proplist.Key.mediaTitle] = title
+                values[Proplist.Key.mediaName] = title
+            }
+            if let artist { values[Proplist.Key.mediaArtist] = artist }
+            try stream.updateProperties(try Proplist(values), mode: .replace)
+        } catch {
+            // Metadata is cosmetic: play on without it.
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import PulseKit
+import PlayerCore
+
+// Threads of the audio output
+// ---------------------------
+// 1. The PulseAudio thread: one `pa_threaded_mainloop` per daemon. It runs every libpulse
+//    callback (context and stream state, write requests, subscription events, operation
+//    replies, our timers) with the mainloop lock held. The PCMSource's `read` (the decoder)
+//    runs only here, inside the write callback, straight into libpulse's buffer. `events` is
+//    called only here too.
+// 2. Any caller thread (the app's serial queue): the public methods of `PlaybackOutput` take
+//    the mainloop lock, change `OutputEngine`'s state, issue libpulse requests and, when PCM
+//    has to be written, `kick()` the loop thread (a zero-delay timer) instead of decoding on
+//    the caller's thread. The lock is recursive, so an events handler may call back in.
+// There is no decoder thread: the stream buffers ~2 s (tlength), refilled in ~150 ms chunks,
+// so decoding on the PulseAudio thread stays far ahead of playback and wakes it rarely.
+
+/// The state machine behind `PlaybackOutput`. Every member is used with the mainloop lock
+/// held; that lock is the only synchronisation, hence `@unchecked Sendable`.
+final class OutputEngine: @unchecked Sendable {
+    let mainloop: ThreadedMainloop
+    let identity: StreamIdentity
+    let events: @Sendable (OutputEvent) -> Void
+
+    /// One PCM source being written, and for which queue entry.
+    struct Feed {
+        var source: PCMSource
+        var entry: EntryID
+        var title: String?
+        var artist: String?
+    }
+
+    /// An entry whose first byte is written at `offset` (bytes since the last flush) but not
+    /// yet announced as audible.
+    struct PendingStart {
+        var entry: EntryID
+        var offset: Int64
+        var title: String?
+        var artist: String?
+    }
+
+    // Connection
+    var context: Context?
+    /// The app asked for a connection: reconnect when it breaks.
+    var wantsConnection = false
+    /// `serverLost` was emitted and `serverConnected` not yet: report an outage once.
+    var outageReported = false
+    var reconnectTimer: MainloopTimer?
+    /// A `play` that arrived before the context was ready.
+    var pendingPlay: (feed: Feed, playing: Bool)?
+
+    // The one stream
+    var stream: Stream?
+    var streamFormat: PCMFormat?
+    /// Desired cork state (pause/resume), also applied to a stream created later.
+    var corked = false
+    /// Bumped by every flush or teardown so that late replies (drain, flush) are ignored.
+    var generation = 0
+
+    // Writing
+    var current: Feed?
+    /// Enqueued before the current source ran out (allowed, though the app waits for needsNext).
+    var next: Feed?
+    /// The current source ran out and `needsNext` was sent for this entry.
+    var waitingAfter: EntryID?
+    /// `endOfQueue()` arrived before the current source ran out.
+    var endRequested = false
+    var draining = false
+    /// Bytes written since the stream was created or last flushed.
+    var bytesSinceFlush: Int64 = 0
+    /// The stream's absolute write index at `bytesSinceFlush == 0`; nil until known.
+    var indexBase: Int64?
+    var pendingStarts: [PendingStart] = []
+    var lastStarted: EntryID?
+    var workTimer: MainloopTimer?
+    var startTimer: MainloopTimer?
+
+    // Volume
+    /// The volume set on the server by us or last seen there; differences are external changes.
+    var knownVolume: Volume?
+    /// Set by the app before a stream existed: given to the next stream at connect time.
+    var requestedVolume: Volume?
+
+    var isShutDown = false
+
+    init(mainloop: ThreadedMainloop, identity: StreamIdentity,
+         events: @escaping @Sendable (OutputEvent) -> Void) {
+        self.mainloop = mainloop
+        self.identity = identity
+        self.events = events
+    }
+
+    /// Creates the timers; called once with the lock held.
+    func setUpTimers() throws(PulseError) {
+        workTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.doWork() }
+        startTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.checkStarts() }
+        reconnectTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.reconnect() }
+    }
+
+    func emit(_ event: OutputEvent) { events(event) }
+
+    /// Has the loop thread write PCM and check boundaries soon: decoding never runs on a
+    /// caller's thread.
+    func kick() { workTimer?.schedule(after: 0) }
+
+    private func doWork() {
+        fillBuffer()
+        checkStarts()
+    }
+
+    /// Tears everything down; the loop thread is stopped by the caller afterwards.
+    func shutDown() {
+        isShutDown = true
+        wantsConnection = false
+        releaseStream()
+        pendingPlay = nil
+        workTimer = nil
+        startTimer = nil
+        reconnectTimer = nil
+        if let context {
+            context.onStateChange = nil
+            context.onSubscriptionEvent = nil
+            context.disconnect()
+        }
+        context = nil
+    }
+}

@@ -1,0 +1,21 @@
+public import PlayerCore
+
+/// What the output reports to the app, on the output's own thread.
+public enum OutputEvent: Sendable, Equatable {
+    /// The first sample of this entry is audible now (within a few ms). For a gapless switch:
+    /// when playback crosses the boundary, not when decoding does.
+    case started(EntryID)
+    /// The source of this entry is exhausted: answer with `enqueue(...)` or `endOfQueue()`.
+    case needsNext(after: EntryID)
+    /// After `endOfQueue()`: everything written has been played (drained).
+    case finished(EntryID)
+    /// The source threw; the output moved on as if it had ended (so `needsNext` follows).
+    case failed(EntryID, String)
+    /// Someone else (pavucontrol, pactl) changed our stream volume; 1.0 = 100 %.
+    case volumeChanged(Double)
+    /// The connection to the sound server broke (or a lazy connect failed); retrying every second.
+    case serverLost(String)
+    /// The context is ready (first connect and every reconnect). Streams from before a loss are
+    /// gone: the app plays again from where it was.
+    case serverConnected
+}
