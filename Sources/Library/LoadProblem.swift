@@ -1,0 +1,14 @@
+/// Something the user asked to play that could not be queued, and why.
+public struct LoadProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file, directory, playlist or URI concerned.
+    public var path: String
+    /// e.g. "file not found", "not an MP3 file: no audio frames", "no playable MP3 files in directory".
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

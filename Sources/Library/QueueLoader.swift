@@ -1,0 +1,56 @@
+import Decoding
+import PlayerCore
+
+/// Turns what the user named — files, folders, playlists, `file://` URIs — into tracks to
+/// queue, and a list of what could not be played and why.
+///
+/// Every file is read (tags and exact length) while loading; an unplayable file is skipped
+/// and reported, never fatal.
+public struct QueueLoader {
+    private let reader: (String) throws(DecodingError) -> Track
+
+    /// `reader` reads one file into a `Track`; tests inject a fake.
+    public init(reader: @escaping (String) throws(DecodingError) -> Track = TrackReader.read) {
+        self.reader = reader
+    }
+
+    /// Expands `paths` in order (relative paths against the working directory):
+    /// - an MP3 file is read;
+    /// - a directory is searched recursively for `*.mp3` (any case; hidden entries skipped,
+    ///   symlink loops safe), each folder's files ordered by disc, track number, then file name
+    ///   in natural order ("2 x" before "10 x"), followed by its subfolders in natural order;
+    /// - an `.m3u`/`.m3u8` playlist contributes its entries (paths relative to the playlist's
+    ///   folder, absolute paths or `file://` URIs; directories expand too).
+    ///
+    /// Each unplayable file is one problem naming it; a path that does not exist, or a
+    /// directory or playlist without a single playable file, is a problem too.
+    public func load(_ paths: [String]) -> (tracks: [Track], problems: [LoadProblem]) {
+        let session = LoadSession(reader: reader)
+        for path in paths {
+            session.expand(FileSystem.absolute(path))
+        }
+        return (session.tracks, session.problems)
+    }
+
+    /// For MPRIS `OpenUri`: the tracks a `file://` URI names (a file, directory or playlist).
+    ///
+    /// Throws for other schemes, malformed URIs, and when nothing playable is found (then
+    /// the problem says why; for a folder or playlist, that it held nothing playable).
+    public func load(uri: String) throws(LoadProblem) -> [Track] {
+        guard let scheme = M3UPlaylist.scheme(of: uri) ?? (uri.lowercased().hasPrefix("file:") ? "file" : nil) else {
+            throw LoadProblem(path: uri, reason: "not a URI")
+        }
+        guard scheme == "file" else {
+            throw LoadProblem(path: uri, reason: "unsupported URI scheme \"\(scheme)\" (only file:// URIs can be played)")
+        }
+        guard let path = FileURI.path(fromFileURI: uri) else {
+            throw LoadProblem(path: uri, reason: "malformed file URI")
+        }
+        let (tracks, problems) = load([path])
+        if tracks.isEmpty {
+            // The last problem is the summary for a folder or playlist, the only one for a file.
+            throw problems.last ?? LoadProblem(path: path, reason: "nothing playable")
+        }
+        return tracks
+    }
+}
