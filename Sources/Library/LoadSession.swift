@@ -80,6 +80,8 @@ final class LoadSession {
                 break
             }
         }
+        // Reading in name order makes the problems come out in a stable, readable order.
+        files.sort { NaturalOrder.areInIncreasingOrder(FileSystem.name(of: $0), FileSystem.name(of: $1)) }
         let own = files.compactMap(read).sorted(by: Self.albumOrder)
         subdirectories.sort(by: NaturalOrder.areInIncreasingOrder)
         return own + subdirectories.flatMap { directoryTracks($0, visited: &visited) }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import Library
+
+/// The loader with the real `TrackReader`, on MP3s made by lame.
+@Suite struct RealFileLoadingTests {
+    let loader = QueueLoader()
+
+    @Test func albumOrderFromRealTags() throws {
+        let dir = try Fixtures.makeDirectory()
+        // File names disagree with the tags on purpose: tags win.
+        try Fixtures.makeMP3(at: dir + "/a.mp3", seconds: 1, lameOptions: Fixtures.tagOptions(title: "Disc 2 Track 1", track: "1/5", disc: "2/2"))
+        try Fixtures.makeMP3(at: dir + "/b.mp3", seconds: 1, lameOptions: Fixtures.tagOptions(title: "Disc 1 Track 10", track: "10/12", disc: "1/2"))
+        try Fixtures.makeMP3(at: dir + "/c.mp3", seconds: 1, lameOptions: Fixtures.tagOptions(title: "Disc 1 Track 2", track: "2/12", disc: "1/2"))
+        let (tracks, problems) = loader.load([dir])
+        #expect(problems.isEmpty)
+        #expect(tracks.map(\.title) == ["Disc 1 Track 2", "Disc 1 Track 10", "Disc 2 Track 1"])
+        #expect(tracks.allSatisfy { $0.length == 1_000_000 })
+    }
+
+    @Test func mixedGoodAndBadFiles() throws {
+        let dir = try Fixtures.makeDirectory()
+        try Fixtures.makeMP3(at: dir + "/01 good.mp3", seconds: 1)
+        try Fixtures.write(Array(repeating: 0x41, count: 5000), to: dir + "/02 junk.mp3")
+        try Fixtures.write([], to: dir + "/03 empty.mp3")
+        try Fixtures.makeWAV(at: dir + "/wave.wav", seconds: 1)
+        try FileManager.default.moveItem(atPath: dir + "/wave.wav", toPath: dir + "/04 wave.mp3")
+        try Fixtures.makeMP3(at: dir + "/05 good.mp3", seconds: 1)
+        let (tracks, problems) = loader.load([dir])
+        #expect(tracks.map(\.displayTitle) == ["01 good", "05 good"])
+        #expect(problems.map(\.path) == [dir + "/02 junk.mp3", dir + "/03 empty.mp3", dir + "/04 wave.mp3"])
+        #expect(problems[1].reason == "empty file")
+        #expect(problems.allSatisfy { $0.reason.contains("MP3") || $0.reason == "empty file" })
+    }
+
+    @Test func openURI() throws {
+        let dir = try Fixtures.makeDirectory() + "/with space"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Fixtures.makeMP3(at: dir + "/ü.mp3", seconds: 1, lameOptions: ["--tt", "Song"])
+        let tracks = try loader.load(uri: FileURI.uri(forPath: dir + "/ü.mp3"))
+        #expect(tracks.map(\.title) == ["Song"])
+        #expect(tracks.first?.path == dir + "/ü.mp3")
+        #expect(try loader.load(uri: FileURI.uri(forPath: dir)).count == 1)
+
+        let http = #expect(throws: LoadProblem.self) { try loader.load(uri: "https://example.com/a.mp3") }
+        #expect(http?.reason.contains("unsupported URI scheme \"https\"") == true)
+        let missing = #expect(throws: LoadProblem.self) { try loader.load(uri: "file:///no/such/file.mp3") }
+        #expect(missing == LoadProblem(path: "/no/such/file.mp3", reason: "file not found"))
+        let malformed = #expect(throws: LoadProblem.self) { try loader.load(uri: "file:///bad%zz") }
+        #expect(malformed?.reason == "malformed file URI")
+        let notURI = #expect(throws: LoadProblem.self) { try loader.load(uri: "just words") }
+        #expect(notURI?.reason == "not a URI")
+        try touch(dir, ["nothing/readme.txt"])
+        let empty = #expect(throws: LoadProblem.self) { try loader.load(uri: FileURI.uri(forPath: dir + "/nothing")) }
+        #expect(empty?.reason == "no playable MP3 files in directory")
+    }
+}
