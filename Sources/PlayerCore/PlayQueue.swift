@@ -76,12 +76,15 @@ public struct PlayQueue: Sendable, Equatable {
 
     public var firstInPlayOrder: EntryID? { playOrder.first }
 
-    /// Shuffles the play order; `first` (the entry playing now) is kept at the front so that
-    /// turning shuffle on mid-track plays every other track exactly once afterwards.
-    mutating func shuffle(keepingFirst first: EntryID?, using random: inout RandomSource) {
-        var rest = entries.map(\.id).filter { $0 != first }
+    /// Shuffles the play order; `first` (the entry playing now and any already on their way
+    /// to the output) are kept at the front, so turning shuffle on mid-track plays every other
+    /// track exactly once afterwards.
+    mutating func shuffle(keepingFirst first: [EntryID], using random: inout RandomSource) {
+        var kept: [EntryID] = []
+        for id in first where !kept.contains(id) && contains(id) { kept.append(id) }
+        var rest = entries.map(\.id).filter { !kept.contains($0) }
         rest.shuffle(using: &random)
-        playOrder = (first.map { [$0] } ?? []) + rest
+        playOrder = kept + rest
     }
 
     /// Returns the play order to the queue's own order.

@@ -5,10 +5,12 @@ extension PlayerState {
         let ids = shuffle ? queue.insertShuffled(tracks, after: currentID, using: &random)
                           : queue.insert(tracks, after: nil)
         var effects: [Effect] = [.log(.info, "queued \(tracks.count) track\(tracks.count == 1 ? "" : "s")")]
-        if currentID == nil, let first = queue.playOrder.first(where: ids.contains) {
-            select(first, at: now)
+        let firstAdded = queue.playOrder.first(where: ids.contains)
+        if currentID == nil, let firstAdded {
+            select(firstAdded, at: now)
         }
-        if play, status == .stopped, let entry = current {
+        // "Play these": when nothing plays, the first of the added tracks starts.
+        if play, status == .stopped, let firstAdded, let entry = queue.entry(firstAdded) {
             effects += start(entry, from: 0, playing: true, at: now)
         }
         return effects
@@ -45,6 +47,11 @@ extension PlayerState {
 
     mutating func outputFinished(_ entryID: EntryID, at now: Instant) -> [Effect] {
         guard status != .stopped, entryID == lastHandedToOutput else { return [] }
+        // The queue or the loop setting may have changed since the output was told that
+        // nothing follows: what follows now plays (after a short gap, the stream was drained).
+        if let next = entry(following: entryID) {
+            return start(next, from: 0, playing: true, at: now)
+        }
         return endOfQueue(at: now)
     }
 
@@ -63,10 +70,8 @@ extension PlayerState {
         queue.remove(entryID)
         upcoming.removeAll { $0 == entryID }
 
-        if wasUpcoming, let last = lastHandedToOutput {
-            // The output is still waiting to hear what follows the last entry it holds.
-            effects += outputNeedsNext(after: last)
-        } else if wasCurrent {
+        if wasCurrent {
+            // Checked first: with LoopStatus Track the current entry can also be upcoming.
             if let successor, successor.id != entryID {
                 effects += jump(to: successor, at: now)
             } else {
@@ -74,6 +79,9 @@ extension PlayerState {
                 effects += stop(at: now)
                 if let first = queue.firstInPlayOrder { select(first, at: now) }
             }
+        } else if wasUpcoming, let last = lastHandedToOutput {
+            // The output is still waiting to hear what follows the last entry it holds.
+            effects += outputNeedsNext(after: last)
         }
         return effects
     }

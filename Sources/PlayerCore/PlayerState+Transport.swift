@@ -87,7 +87,9 @@ extension PlayerState {
         guard on != shuffle else { return [] }
         shuffle = on
         if on {
-            queue.shuffle(keepingFirst: currentID, using: &random)
+            // The current entry and those already handed to the output stay in front, so the
+            // shuffled pass goes on from what will actually be heard next.
+            queue.shuffle(keepingFirst: (currentID.map { [$0] } ?? []) + upcoming, using: &random)
         } else {
             queue.unshuffle()
         }

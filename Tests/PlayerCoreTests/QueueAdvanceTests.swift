@@ -94,12 +94,9 @@ import Testing
         player.send(.setLoopStatus(.playlist), at: 99.5)
         #expect(player.snapshot.canGoNext)
         let finished = player.send(.outputFinished(e[1].id), at: 101)
-        withKnownIssue("""
-            same root cause as enqueueAfterTheOutputWasToldTheQueueEnds: the endOfQueue answer is             not revisited when LoopStatus changes, so the queue stops instead of wrapping
-            """) {
-            #expect(finished.actions == [.output(.play(e[0], from: 0, playing: true))])
-            #expect(player.status == .playing)
-        }
+        #expect(finished.actions == [.output(.play(e[0], from: 0, playing: true))])
+        #expect(player.status == .playing)
+    
     }
 
     // MARK: Stale reports

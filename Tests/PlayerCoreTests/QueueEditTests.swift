@@ -118,17 +118,12 @@ import Testing
         let enqueued = player.send(.enqueue([track(5)], play: true), at: 99)
         let added = player.entry(1)
         let finished = player.send(.outputFinished(last.id), at: 100)
-        withKnownIssue("""
-            PlayerCore does not remember that it answered endOfQueue: the track added during the \
-            last seconds is neither handed to the output nor started when the output finishes; \
-            the player stops and selects the first track instead
-            """) {
-            let handedOver = (enqueued + finished).actions.contains { effect in
-                effect == .output(.enqueue(added)) || effect == .output(.play(added, from: 0, playing: true))
-            }
-            #expect(handedOver)
-            #expect(player.status == .playing)
+        let handedOver = (enqueued + finished).actions.contains { effect in
+            effect == .output(.enqueue(added)) || effect == .output(.play(added, from: 0, playing: true))
         }
+        #expect(handedOver)
+        #expect(player.status == .playing)
+    
     }
 
     /// With an earlier queue played out (stopped, its first track selected), `enqueue(play: true)`
@@ -139,14 +134,9 @@ import Testing
         #expect(player.status == .stopped)
         let effects = player.send(.enqueue([track(9)], play: true), at: 1_000)
         #expect(player.status == .playing)
-        withKnownIssue("""
-            Event.enqueue's doc says "when play and nothing is playing, starts the first" (of the \
-            tracks appended); PlayerState.enqueue starts the entry already selected (the old \
-            queue's first) when there is one
-            """) {
-            #expect(player.snapshot.current?.track.path == "/music/9.mp3")
-            #expect(effects.actions == [.output(.play(player.entry(2), from: 0, playing: true))])
-        }
+        #expect(player.snapshot.current?.track.path == "/music/9.mp3")
+        #expect(effects.actions == [.output(.play(player.entry(2), from: 0, playing: true))])
+    
     }
 
     // MARK: Entry ids
