@@ -122,6 +122,8 @@ public final class Message: @unchecked Sendable {
 
     /// The successful answer to this method call.
     public func makeReturn(_ arguments: [DBusValue] = []) throws(DBusError) -> Message {
+        // libdbus aborts on a reply to serial 0, i.e. to a message that was never sent.
+        try DBusValidation.require(serial != 0, "makeReturn: the message was never sent (serial 0)")
         guard let created = dbus_message_new_method_return(pointer) else {
             throw DBusError.noMemory("dbus_message_new_method_return")
         }
@@ -139,10 +141,29 @@ public final class Message: @unchecked Sendable {
         if !DBusValidation.isValidString(text) {
             text = String(decoding: text.utf8.filter { $0 != 0 }, as: UTF8.self)
         }
+        guard serial != 0 else { return Self.standaloneError(name: name, text: text) }
         guard let created = dbus_message_new_error(pointer, name, text) else {
             fatalError("dbus_message_new_error: out of memory")
         }
         return Message(owning: created)
+    }
+
+    /// An error message that answers nothing: libdbus aborts on a reply to serial 0 (a message
+    /// that was never sent), and `makeError` must not fail.
+    private static func standaloneError(name: String, text: String) -> Message {
+        guard let created = dbus_message_new(CDBUS_MESSAGE_TYPE_ERROR) else {
+            fatalError("dbus_message_new: out of memory")
+        }
+        let message = Message(owning: created)
+        guard dbus_message_set_error_name(created, name) != 0 else {
+            fatalError("dbus_message_set_error_name: out of memory")
+        }
+        do {
+            try MessageWriter.append([.string(text)], to: created)
+        } catch {
+            fatalError("appending an error text: \(error)")  // validated above, so only out of memory
+        }
+        return message
     }
 }
 
