@@ -1,4 +1,4 @@
-internal import PlayerCore
+public import PlayerCore
 
 /// Maps queue entries to the object paths MPRIS uses as track ids.
 ///

@@ -73,6 +73,6 @@ enum CommandLineInterface {
     }
 
     static func printError(_ text: String) {
-        _ = "\(text)\n".withCString { fputs($0, stderr) }
+        writeToStandardError("\(text)\n")
     }
 }

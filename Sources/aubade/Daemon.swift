@@ -15,7 +15,10 @@ import PlayerCore
 ///   PropertiesChanged, with no timer in between.
 /// - PulseAudio's threaded mainloop (inside `PlaybackOutput`): writes PCM, decoding ahead into
 ///   the stream's buffer; its events hop to the core queue.
-final class Daemon: MPRISHost {
+///
+/// `@unchecked Sendable`: every member is used on `coreQueue` only (checked with
+/// dispatchPrecondition); other threads only enqueue work onto it.
+final class Daemon: MPRISHost, @unchecked Sendable {
     let coreQueue: DispatchQueue
     private var player = PlayerState(randomSeed: UInt64.random(in: .min ... .max))
     private let connection: Connection

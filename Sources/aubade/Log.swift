@@ -13,8 +13,7 @@ final class Log: @unchecked Sendable {
     static func write(_ level: LogLevel, _ message: String) {
         guard level >= threshold else { return }
         let line = toJournal ? "<\(priority(of: level))>\(message)\n" : "aubade: \(level.rawValue): \(message)\n"
-        // One write(2) per line, so lines from different threads never interleave.
-        _ = line.withCString { fputs($0, stderr) }
+        writeToStandardError(line)
     }
 
     static func debug(_ message: String) { write(.debug, message) }
@@ -30,6 +29,19 @@ final class Log: @unchecked Sendable {
         case .notice: return 5
         case .warning: return 4
         case .error: return 3
+        }
+    }
+}
+
+/// One write(2) per line, so lines from different threads never interleave.
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { return }
+            offset += written
         }
     }
 }

@@ -21,8 +21,11 @@ enum Server {
                 try daemon.start(playing: tracks)
                 return daemon
             }
-        } catch {
+        } catch let error as DBusError {
             Log.error("cannot serve on the session bus: \(error.message)")
+            return 1
+        } catch {
+            Log.error("cannot serve on the session bus: \(error)")
             return 1
         }
         withExtendedLifetime(daemon) { dispatchMain() }
