@@ -59,7 +59,7 @@ public final class Message: @unchecked Sendable {
     /// For returns and errors: the serial of the call they answer.
     public var replySerial: UInt32 { dbus_message_get_reply_serial(pointer) }
     /// Whether the sender of a method call waits for an answer (`!dbus_message_get_no_reply`).
-    /// A handler must still not reply when this is false.
+    /// When false, a handler should not send a reply (nobody would read it).
     public var expectsReply: Bool { dbus_message_get_no_reply(pointer) == 0 }
 
     private func string(_ cString: UnsafePointer<CChar>?) -> String? {

@@ -26,6 +26,7 @@ final class ConnectionTests: XCTestCase {
         server = nil
         client = nil
         bus?.stop()
+        bus = nil
     }
 
     /// Serves `Echo` (returns its arguments), `Fail` (InvalidArgs "nope") and nothing else.
