@@ -66,11 +66,11 @@ enum PlayerProperties {
             guard case .boolean(let on) = value else { throw .invalidArgs("Shuffle must be a boolean (b)") }
             return .setShuffle(on)
         case "Volume":
-            guard case .double(let level) = value else { throw .invalidArgs("Volume must be a double (d)") }
+            guard let level = value.asDouble else { throw .invalidArgs("Volume must be a number (d)") }
             guard level.isFinite else { throw .invalidArgs("Volume must be a finite number") }
             return .setVolume(level)
         case "Rate":
-            guard case .double(let rate) = value else { throw .invalidArgs("Rate must be a double (d)") }
+            guard let rate = value.asDouble else { throw .invalidArgs("Rate must be a number (d)") }
             guard rate.isFinite else { throw .invalidArgs("Rate must be a finite number") }
             return .setRate(rate)
         default:

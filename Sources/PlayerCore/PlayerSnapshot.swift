@@ -14,4 +14,19 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var canPlay: Bool
     public var canPause: Bool
     public var canSeek: Bool
+
+    public init(status: PlaybackStatus, loopStatus: LoopStatus, shuffle: Bool, volume: Double,
+                current: QueueEntry?, canGoNext: Bool, canGoPrevious: Bool, canPlay: Bool,
+                canPause: Bool, canSeek: Bool) {
+        self.status = status
+        self.loopStatus = loopStatus
+        self.shuffle = shuffle
+        self.volume = volume
+        self.current = current
+        self.canGoNext = canGoNext
+        self.canGoPrevious = canGoPrevious
+        self.canPlay = canPlay
+        self.canPause = canPause
+        self.canSeek = canSeek
+    }
 }
