@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+/// One `aubade serve …` process under test.
+///
+/// Its stderr (one line per event) is captured for `waitForLog`. It runs with its own HOME and
+/// XDG directories, so nothing it remembers (state, cache) reaches the next test.
+final class Daemon {
+    static let busName = "org.mpris.MediaPlayer2.aubade"
+
+    let arguments: [String]
+    let process: Subprocess
+    let home: URL
+
+    var pid: Int32 { process.pid }
+    var stderrLines: [String] { process.stderr.lines }
+    var isRunning: Bool { process.isRunning }
+    /// The name a second instance owns, per the MPRIS spec.
+    var instanceBusName: String { "\(Daemon.busName).instance\(pid)" }
+
+    /// The daemon's connection (":1.N"), known once `waitForBusName` succeeded.
+    private(set) var uniqueName: String?
+
+    /// Starts `aubade serve ARGUMENTS` without waiting for anything.
+    init(serve arguments: [String]) throws {
+        self.arguments = ["serve"] + arguments
+        home = FileManager.default.temporaryDirectory
+            .appendingPathComponent("aubade-it-home-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        process = try Subprocess(try Daemon.binaryPath(), self.arguments, environment: [
+            "HOME": home.path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+            "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
+            "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
+            "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
+        ])
+    }
+
+    /// Waits (polling every 20 ms, up to `timeout`) until `name` has an owner on the bus.
+    /// Fails early, with the daemon's stderr, if the daemon exits instead.
+    func waitForBusName(_ name: String = Daemon.busName, timeout: TimeInterval = 10) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if try Bus.nameHasOwner(name) {
+                uniqueName = try Bus.nameOwner(name)
+                return
+            }
+            if let status = process.status {
+                process.stderr.waitUntilClosed(timeout: 1)
+                throw DaemonError("aubade exited with status \(status) before owning \(name); stderr:\n\(process.stderr.text)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw DaemonError("\(name) not owned \(timeout) s after starting aubade \(arguments.joined(separator: " ")); stderr so far:\n\(process.stderr.text)")
+    }
+
+    /// The first stderr line (from line `index` on) containing `text`, waiting up to `timeout`.
+    func waitForLog(containing text: String, from index: Int = 0, timeout: TimeInterval = 5) -> String? {
+        process.stderr.waitForLine(containing: text, from: index, timeout: timeout)
+    }
+
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        process.waitForExit(timeout: timeout)
+    }
+
+    /// SIGTERM, up to 3 s, then SIGKILL; by PID. Then waits (up to 3 s) until the bus has
+    /// dropped its connection (and with it its names), so the next test's daemon gets the plain name.
+    func stop() {
+        process.stop(grace: 3)
+        if let uniqueName {
+            let deadline = Date(timeIntervalSinceNow: 3)
+            while Date() < deadline, (try? Bus.nameHasOwner(uniqueName)) == true {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// `AUBADE_BINARY`, else `aubade` next to the test executable (SwiftPM builds both into
+    /// `.build/<triple>/debug`).
+    static func binaryPath() throws -> String {
+        if let configured = ProcessInfo.processInfo.environment["AUBADE_BINARY"], !configured.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: configured) else {
+                throw DaemonError("AUBADE_BINARY=\(configured) is not an executable file")
+            }
+            return configured
+        }
+        let testExecutable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let candidate = URL(fileURLWithPath: testExecutable).deletingLastPathComponent()
+            .appendingPathComponent("aubade").path
+        guard FileManager.default.isExecutableFile(atPath: candidate) else {
+            throw DaemonError("no aubade binary at \(candidate); build it (swift build) or set AUBADE_BINARY")
+        }
+        return candidate
+    }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
