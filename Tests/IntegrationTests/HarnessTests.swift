@@ -66,6 +66,11 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertEqual(metadata["xesam:trackNumber"], .integer("i", 1))
         XCTAssertEqual(metadata["Volume"], .double(0.4))
         XCTAssertThrowsError(try DBusValueParser.parseAll("   array [\n      string \"x\"\n"), "incomplete output")
+
+        // Strings are printed raw: a quote at a line end inside one does not end it.
+        let xml = "<!DOCTYPE node PUBLIC \"-//x//EN\"\n \"http://x/introspect.dtd\">\n<node name=\"a b\"/>\n"
+        let introspection = try DBusValueParser.parseAll("   string \"\(xml)\"\n   int32 7\n")
+        XCTAssertEqual(introspection, [.string(xml), .integer("i", 7)])
     }
 
     func testPactlSinkInputParsing() {
@@ -102,7 +107,7 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertGreaterThan(silence.frames, 0, "parec recorded nothing")
         XCTAssertTrue(silence.isSilence, "\(silence)")
 
-        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("aubade-it-\(UUID().uuidString).wav")
+        let wav = TestRunDirectory.url.appendingPathComponent("harness-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: wav) }
         XCTAssertTrue(try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav.path,
                                             "synth", "5", "sine", "440", "vol", "0.5"]).succeeded)

@@ -21,7 +21,7 @@ final class RootInterfaceTests: AubadeTestCase {
     func testQuitExitsWithZeroAndReleasesTheName() throws {
         let daemon = try startDaemon([fixtures.long])
         let reply = try Bus.call("\(Bus.rootInterface).Quit")
-        XCTAssertTrue(reply.succeeded, "Quit: \(reply)")
+        XCTAssertTrue(reply.succeeded, "Quit must be answered before the daemon exits: \(reply)")
         XCTAssertEqual(daemon.waitForExit(timeout: 5), 0, "aubade should exit 0 after Quit")
         try eventually("\(Daemon.busName) released") { try !Bus.nameHasOwner(Daemon.busName) }
     }

@@ -100,10 +100,11 @@ class AubadeTestCase: XCTestCase {
 
     func waitForTitle(_ title: String, timeout: TimeInterval = 5,
                       file: StaticString = #filePath, line: UInt = #line) throws {
-        var last: String?
-        try eventually("title \(title) (last seen \(last ?? "none"))", timeout: timeout, file: file, line: line) {
-            last = try metadata()["xesam:title"]?.string
-            return last == title
+        var seen: [String] = []
+        try eventually("title \(title) (titles seen: \(seen))", timeout: timeout, file: file, line: line) {
+            let current = try metadata()["xesam:title"]?.string ?? "(none)"
+            if seen.last != current { seen.append(current) }
+            return current == title
         }
     }
 

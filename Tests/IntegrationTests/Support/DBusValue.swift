@@ -153,17 +153,32 @@ struct DBusValueParser {
         position += 1
         let start = position
         while position < characters.count {
-            if characters[position] == "\"" {
-                let next = position + 1
-                if next == characters.count || characters[next].isNewline || characters[next] == " " {
-                    let text = String(characters[start..<position])
-                    position = next
-                    return text
-                }
+            if characters[position] == "\"", endsValue(after: position + 1) {
+                let text = String(characters[start..<position])
+                position += 1
+                return text
             }
             position += 1
         }
         throw ParseError(description: "unterminated string")
+    }
+
+    private static let valueStarts: Set<String> = [
+        "string", "object", "signature", "byte", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+        "double", "boolean", "variant", "array", "dict", "struct", "file", "]", ")", "}", "+",
+    ]
+
+    /// Whether a quote just before `index` closes the string: the text after it (past spaces
+    /// and line ends) is the end or the start of the next value or a closing bracket. A quote
+    /// inside the string (introspection XML has `"…"` at line ends) is followed by other text.
+    private func endsValue(after index: Int) -> Bool {
+        var next = index
+        guard next == characters.count || characters[next].isWhitespace else { return false }
+        while next < characters.count, characters[next].isWhitespace { next += 1 }
+        if next == characters.count { return true }
+        let start = next
+        while next < characters.count, !characters[next].isWhitespace { next += 1 }
+        return DBusValueParser.valueStarts.contains(String(characters[start..<next]))
     }
 
     private mutating func value() throws -> DBusValue {

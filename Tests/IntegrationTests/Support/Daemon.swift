@@ -24,8 +24,7 @@ final class Daemon {
     /// Starts `aubade serve ARGUMENTS` without waiting for anything.
     init(serve arguments: [String]) throws {
         self.arguments = ["serve"] + arguments
-        home = FileManager.default.temporaryDirectory
-            .appendingPathComponent("aubade-it-home-\(UUID().uuidString)", isDirectory: true)
+        home = TestRunDirectory.url.appendingPathComponent("home-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         process = try Subprocess(try Daemon.binaryPath(), self.arguments, environment: [
             "HOME": home.path,

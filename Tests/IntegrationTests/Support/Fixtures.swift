@@ -1,5 +1,4 @@
 import Foundation
-import XCTest
 
 /// Test music, made once per test run with sox (tones) and lame (MP3 + ID3 tags) in a temp dir.
 ///
@@ -56,15 +55,13 @@ final class Fixtures: Sendable {
     }
 
     private static func make() throws -> Fixtures {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("aubade-it-fixtures-\(getpid())", isDirectory: true)
+        let directory = TestRunDirectory.url.appendingPathComponent("music", isDirectory: true)
         try? FileManager.default.removeItem(at: directory)
         for sub in ["album", "lists", "bad", "emptydir"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub),
                                                     withIntermediateDirectories: true)
         }
         let fixtures = Fixtures(directory: directory)
-        Cleanup.register(directory)
 
         let demo = ["--tl", "Demo", "--ta", "Ann", "--tv", "TPE2=Various", "--tg", "Rock", "--ty", "2009",
                     "--tv", "TPOS=1/1"]
@@ -121,24 +118,18 @@ final class Fixtures: Sendable {
     }
 }
 
-/// Removes the fixtures when the test bundle finishes.
-private final class Cleanup: NSObject, XCTestObservation, @unchecked Sendable {
-    private let directory: URL
-
-    private init(directory: URL) {
-        self.directory = directory
-    }
-
-    static func register(_ directory: URL) {
-        let observer = Cleanup(directory: directory)
-        if Thread.isMainThread {
-            MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-        } else {
-            DispatchQueue.main.sync { XCTestObservationCenter.shared.addTestObserver(observer) }
+/// One directory per test process for everything the tests write (music, the daemons' homes),
+/// removed when the process exits.
+enum TestRunDirectory {
+    static let url: URL = {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("aubade-it-\(getpid())", isDirectory: true)
+        try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit {
+            // XCTest ends the process with exit(), so this runs after the last test.
+            try? FileManager.default.removeItem(at: TestRunDirectory.url)
         }
-    }
-
-    func testBundleDidFinish(_ testBundle: Bundle) {
-        try? FileManager.default.removeItem(at: directory)
-    }
+        return url
+    }()
 }
