@@ -13,6 +13,13 @@ extension Connection {
         }
     }
 
+    /// Blocks until every queued outgoing message is written: before exiting, so the last
+    /// replies and signals are not lost.
+    public func flush() {
+        guard (try? checkOpen("dbus_connection_flush")) != nil else { return }
+        dbus_connection_flush(pointer)
+    }
+
     /// Calls a method without waiting: `reply` runs later on `queue` with the return message,
     /// or with the error the peer (or the bus, or the timeout) answered — the error's D-Bus
     /// name kept. It is not called if the connection is closed first.

@@ -127,13 +127,15 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         case .log(let level, let message):
             Log.write(level, message)
         case .quit:
-            shutDown()
+            // After this turn, so a Quit call is answered before the name goes away.
+            coreQueue.async { [self] in shutDown() }
         }
     }
 
     private func shutDown() {
         output.shutdown()
         try? connection.releaseName(busName)
+        connection.flush()
         connection.close()
         Log.info("stopped")
         exit(0)
