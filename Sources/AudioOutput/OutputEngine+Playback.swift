@@ -112,12 +112,14 @@ extension OutputEngine {
         endRequested = false
         draining = false
         pendingStarts = []
+        pendingFinish = nil
         lastStarted = nil
         startTimer?.cancel()
         guard let stream else { return }
         stream.onStateChange = nil
         stream.onWriteRequest = nil
         stream.onStarted = nil
+        stream.onUnderflow = nil
         if stream.state == .ready || stream.state == .creating {
             do throws(PulseError) {
                 try stream.disconnect()
@@ -137,6 +139,7 @@ extension OutputEngine {
         waitingAfter = nil
         endRequested = false
         draining = false
+        pendingFinish = nil
         bytesSinceFlush = 0
         pendingStarts = announce ? [PendingStart(entry: feed.entry, offset: 0,
                                                  title: feed.title, artist: feed.artist)] : []
@@ -176,12 +179,16 @@ extension OutputEngine {
                                     sampleSpec: spec, properties: try Proplist(properties))
             stream.onStateChange = { [weak self, unowned stream] in self?.streamStateChanged(stream) }
             stream.onWriteRequest = { [weak self] _ in self?.fillBuffer() }
-            stream.onStarted = { [weak self] in self?.checkStarts() }
+            stream.onStarted = { [weak self] in self?.playbackRestarted() }
+            stream.onUnderflow = { [weak self] in self?.queueRanEmpty() }
             let attributes = BufferAttributes(
                 targetLength: spec.bytes(forMicroseconds: UInt64(Self.targetSeconds * 1e6)),
                 prebuffer: spec.bytes(forMicroseconds: UInt64(Self.prebufferSeconds * 1e6)),
                 minimumRequest: spec.bytes(forMicroseconds: UInt64(Self.minimumRequestSeconds * 1e6)))
-            var flags: Stream.Flags = [.interpolateTiming, .autoTimingUpdate]
+            // Early requests: the sink's own buffer is only `minreq` long (not tlength - 2 minreq),
+            // so a flush (play, restart) and the gapless boundary become audible within
+            // ~150 ms, while the 2 s queue in the server still covers a busy decoder.
+            var flags: Stream.Flags = [.interpolateTiming, .autoTimingUpdate, .earlyRequests]
             if corked { flags.insert(.startCorked) }
             let volume = requestedVolume.map { ChannelVolumes(channels: format.channels, volume: $0) }
             try stream.connectPlayback(attributes: attributes, flags: flags, volume: volume)

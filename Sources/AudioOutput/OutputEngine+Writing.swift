@@ -61,55 +61,109 @@ extension OutputEngine {
         guard let stream, !draining else { return }
         waitingAfter = nil
         draining = true
+        pendingFinish = (entry, bytesSinceFlush, nil)
         let generation = self.generation
         do throws(PulseError) {
+            // The drain also starts playback of a tail shorter than the prebuffer.
             try stream.drain { [weak self] _ in
                 guard let self, self.generation == generation, self.stream === stream else { return }
-                self.draining = false
-                // Whatever was still waiting to be announced has been played by now.
-                self.checkStarts(force: true)
-                self.emit(.finished(entry))
-                // Corked while idle, so the sink can suspend; the next play uncorks.
-                _ = try? stream.cork(true)
+                self.queueRanEmpty()
             }
         } catch {
-            draining = false
+            queueRanEmpty()
         }
     }
 
-    /// Announces every pending entry whose first byte has become audible and schedules the
-    /// timer for the next one. `force` announces them all (after a drain).
-    func checkStarts(force: Bool = false) {
-        guard let stream, stream.state == .ready, !pendingStarts.isEmpty else {
-            startTimer?.cancel()
-            return
+    /// The server's queue is empty (underflow or drain reply): while draining, what is left
+    /// plays from the sink's own buffer, so `.finished` is due after the sink's latency.
+    func queueRanEmpty() {
+        guard let finish = pendingFinish, finish.deadline == nil, let stream else { return }
+        let latency = min(stream.timingInfo?.sinkLatency ?? 0, 500_000) + 10_000
+        pendingFinish?.deadline = .now + .microseconds(Int64(latency))
+        startTimer?.schedule(after: latency)
+        checkStarts()
+    }
+
+    /// Playback began again after prebuffering (start, or after an underrun). libpulse stopped
+    /// interpolating during the underrun: fetch fresh timing before checking boundaries.
+    func playbackRestarted() {
+        checkStarts()
+        do throws(PulseError) {
+            try stream?.updateTimingInfo { [weak self] _ in self?.checkStarts() }
+        } catch {
+            // The context is going away.
         }
-        if force {
-            while !pendingStarts.isEmpty { announce(pendingStarts.removeFirst()) }
+    }
+
+    /// Announces every pending entry whose first byte has become audible, then a pending
+    /// finish, and schedules the timer for the next boundary.
+    func checkStarts() {
+        guard let stream, stream.state == .ready, !pendingStarts.isEmpty || pendingFinish != nil else {
+            startTimer?.cancel()
             return
         }
         if indexBase == nil, let timing = stream.timingInfo, !timing.writeIndexCorrupt {
             indexBase = timing.writeIndex - bytesSinceFlush
         }
-        guard let base = indexBase, let now = try? stream.time() else {
-            // No timing yet (fresh stream or just flushed): the update's reply will arrive soon.
-            if !corked { startTimer?.schedule(after: Self.timingRetryDelay) }
+        if let deadline = pendingFinish?.deadline, ContinuousClock.now >= deadline {
+            finishQueue()
             return
         }
-        while let first = pendingStarts.first {
+        guard let base = indexBase, let now = try? stream.time() else {
+            // No timing yet (fresh stream or just flushed): the update's reply will arrive soon.
+            if !corked {
+                startTimer?.schedule(after: Self.timingRetryDelay)
+            }
+            return
+        }
+        func boundary(_ offset: Int64) -> UInt64 {
             // Stream time is the audible position of the absolute read index (sink latency
-            // already subtracted), so the boundary is crossed once time passes its byte index.
-            let boundary = stream.sampleSpec.microseconds(forBytes: Int(base + first.offset))
-            guard now > boundary else {
-                if !corked {
-                    let wait = boundary - now + 1_000  // +1 ms: land just after the boundary
-                    startTimer?.schedule(after: min(wait, Self.maximumStartCheckDelay))
-                }
+            // already subtracted), so a byte is audible once the time passes its index.
+            stream.sampleSpec.microseconds(forBytes: Int(base + offset))
+        }
+        while let first = pendingStarts.first {
+            let start = boundary(first.offset)
+            guard now > start else {
+                scheduleCheck(in: start - now)
                 return
             }
             pendingStarts.removeFirst()
             announce(first)
         }
+        if let finish = pendingFinish {
+            // After an underrun the read index stops at the end: allow a few ms of slack.
+            let end = boundary(finish.offset)
+            if now + 5_000 >= end {
+                finishQueue()
+            } else if finish.deadline == nil {
+                scheduleCheck(in: end - now)
+            }  // else the deadline's timer is armed
+            return
+        }
+        startTimer?.cancel()
+    }
+
+    private func scheduleCheck(in microseconds: UInt64) {
+        guard !corked else { return }  // time stands still while corked; resume() re-checks
+        // +1 ms lands just after the boundary; re-check at least every 2 s in case of drift.
+        var delay = min(microseconds + 1_000, Self.maximumStartCheckDelay)
+        if let deadline = pendingFinish?.deadline {
+            let untilDeadline = (deadline - .now).components
+            let microseconds = max(untilDeadline.seconds * 1_000_000 + untilDeadline.attoseconds / 1_000_000_000_000, 0)
+            delay = min(delay, UInt64(microseconds))
+        }
+        startTimer?.schedule(after: delay)
+    }
+
+    /// Everything written has been played: announce stragglers, report, cork while idle.
+    private func finishQueue() {
+        guard let finish = pendingFinish, let stream else { return }
+        pendingFinish = nil
+        draining = false
+        while !pendingStarts.isEmpty { announce(pendingStarts.removeFirst()) }
+        emit(.finished(finish.entry))
+        // Corked while idle so the sink can suspend; the next play uncorks.
+        _ = try? stream.cork(true)
         startTimer?.cancel()
     }
 

@@ -11,7 +11,8 @@ import PlayerCore
 // 2. Any caller thread (the app's serial queue): the public methods of `PlaybackOutput` take
 //    the mainloop lock, change `OutputEngine`'s state, issue libpulse requests and, when PCM
 //    has to be written, `kick()` the loop thread (a zero-delay timer) instead of decoding on
-//    the caller's thread. The lock is recursive, so an events handler may call back in.
+//    the caller's thread. An events handler may call back in: on the loop thread the lock is
+//    already held, and `withLock` does not take it again (libpulse would abort).
 // There is no decoder thread: the stream buffers ~2 s (tlength), refilled in ~150 ms chunks,
 // so decoding on the PulseAudio thread stays far ahead of playback and wakes it rarely.
 
@@ -71,6 +72,11 @@ final class OutputEngine: @unchecked Sendable {
     /// The stream's absolute write index at `bytesSinceFlush == 0`; nil until known.
     var indexBase: Int64?
     var pendingStarts: [PendingStart] = []
+    /// Draining after `endOfQueue()`: `.finished` comes when the stream time passes `offset`,
+    /// or at `deadline`, set once the server's queue ran empty (underflow or drain reply) to
+    /// that moment plus the sink's latency. Both are needed: after an underflow libpulse stops
+    /// interpolating the time, and the drain reply can come a second or more late.
+    var pendingFinish: (entry: EntryID, offset: Int64, deadline: ContinuousClock.Instant?)?
     var lastStarted: EntryID?
     var workTimer: MainloopTimer?
     var startTimer: MainloopTimer?

@@ -1,7 +1,7 @@
 public import PlayerCore
 
 /// What the output reports to the app, on the output's own thread.
-public enum OutputEvent: Sendable, Equatable {
+public enum OutputEvent: Sendable, Hashable {
     /// The first sample of this entry is audible now (within a few ms). For a gapless switch:
     /// when playback crosses the boundary, not when decoding does.
     case started(EntryID)

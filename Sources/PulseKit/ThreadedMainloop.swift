@@ -4,7 +4,9 @@ internal import CPulse
 ///
 /// All callbacks of objects created on it (context, streams, timers, operations) run on that
 /// thread with the loop's lock held. Any other thread must hold the lock (`withLock`) around
-/// every libpulse call. The lock is recursive, so callbacks may call `withLock` again.
+/// every libpulse call. libpulse asserts when its lock is taken on the loop thread itself, so
+/// `withLock` skips locking there (callbacks already hold it): code that may run on either
+/// side uses `withLock`, never `lock()`.
 public final class ThreadedMainloop: @unchecked Sendable {
     // @unchecked Sendable: the pointer is immutable after init and libpulse's threaded
     // mainloop is designed to be locked/signalled from any thread.
@@ -48,11 +50,14 @@ public final class ThreadedMainloop: @unchecked Sendable {
     /// True on the loop's own thread, i.e. inside a libpulse callback.
     public var isInLoopThread: Bool { pa_threaded_mainloop_in_thread(pointer) != 0 }
 
+    /// Takes the loop's lock. Never on the loop thread (libpulse aborts): see `withLock`.
     public func lock() { pa_threaded_mainloop_lock(pointer) }
     public func unlock() { pa_threaded_mainloop_unlock(pointer) }
 
-    /// Runs `body` holding the loop's lock (recursive: fine inside callbacks too).
+    /// Runs `body` holding the loop's lock. On the loop thread (inside a callback) the lock is
+    /// already held, and taking it again would abort, so `body` just runs.
     public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        if isInLoopThread { return try body() }
         pa_threaded_mainloop_lock(pointer)
         defer { pa_threaded_mainloop_unlock(pointer) }
         return try body()

@@ -1,0 +1,185 @@
+import Foundation
+import XCTest
+@testable import AudioOutput
+import PlayerCore
+
+/// PlaybackOutput against a real PulseAudio (a private one unless PULSE_SERVER is set).
+final class PlaybackOutputTests: XCTestCase {
+    nonisolated(unsafe) static var server: PulseServer?
+
+    override class func setUp() {
+        super.setUp()
+        do {
+            let server = try PulseServer()
+            try server.start()
+            self.server = server
+        } catch {
+            print("could not start pulseaudio: \(error)")
+        }
+    }
+
+    override class func tearDown() {
+        server?.stop()
+        server?.removeFiles()
+        server = nil
+        super.tearDown()
+    }
+
+    private var server: PulseServer { get throws { try XCTUnwrap(Self.server) } }
+    private let a = EntryID(1), b = EntryID(2)
+
+    private func makeOutput(_ log: EventLog,
+                            extra: (@Sendable (OutputEvent, PlaybackOutput) -> Void)? = nil) throws -> PlaybackOutput {
+        let box = OutputBox()
+        let output = PlaybackOutput(identity: StreamIdentity(applicationName: "AubadeTest",
+                                                            applicationID: "org.aubade.Test")) { event in
+            log.append(event)
+            if let extra, let output = box.output { extra(event, output) }
+        }
+        box.output = output
+        try output.connect()
+        addTeardownBlock { output.shutdown() }
+        return output
+    }
+
+    func testStreamAppearsWithMusicRoleAndApplicationName() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        XCTAssertEqual(log.events, [.serverConnected])
+        output.play(sineSource(seconds: 5), entry: a, title: "Sine", artist: "Tester", playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let index = try XCTUnwrap(output.streamIndex)
+        let block = try XCTUnwrap(try server.sinkInput(index))
+        XCTAssertTrue(block.contains("media.role = \"music\""), block)
+        XCTAssertTrue(block.contains("application.name = \"AubadeTest\""), block)
+        XCTAssertTrue(block.contains("application.id = \"org.aubade.Test\""), block)
+        XCTAssertTrue(try eventually { try server.sinkInput(index)?.contains("media.title = \"Sine\"") == true })
+        XCTAssertTrue(block.contains("media.artist = \"Tester\""), block)
+    }
+
+    func testAudioReachesTheSink() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        output.play(sineSource(seconds: 5), entry: a, title: "Sine", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let samples = try server.record(from: "@DEFAULT_MONITOR@", seconds: 0.8)
+        XCTAssertGreaterThan(samples.count, 2_000)
+        XCTAssertGreaterThan(peak(samples), 4000, "the sine should be audible on the monitor")
+    }
+
+    func testPauseCorksAndPlaysNothingThenResumes() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        output.play(sineSource(seconds: 10), entry: a, title: "Sine", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let index = try XCTUnwrap(output.streamIndex)
+        output.pause()
+        XCTAssertTrue(try eventually { try server.sinkInput(index)?.contains("Corked: yes") == true })
+        usleep(150_000)  // let the sink play out what it already mixed
+        let paused = try server.record(from: "@DEFAULT_MONITOR@", seconds: 0.5)
+        XCTAssertLessThan(peak(paused), 100, "nothing may play while corked")
+        output.resume()
+        XCTAssertTrue(try eventually { try server.sinkInput(index)?.contains("Corked: no") == true })
+        let resumed = try server.record(from: "@DEFAULT_MONITOR@", seconds: 0.5)
+        XCTAssertGreaterThan(peak(resumed), 4000)
+    }
+
+    func testGaplessSwitchAnnouncesTheNextEntryAtTheBoundary() throws {
+        let log = EventLog()
+        let (a, b) = (self.a, self.b)
+        let output = try makeOutput(log) { event, output in
+            // Answer like the app would, from the events thread.
+            if event == .needsNext(after: a) {
+                output.enqueue(sineSource(seconds: 0.5, frequency: 660), entry: b, title: "B", artist: nil)
+            } else if event == .needsNext(after: b) {
+                output.endOfQueue()
+            }
+        }
+        output.play(sineSource(seconds: 0.5), entry: a, title: "A", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .finished(b), timeout: 5))
+        let startA = try XCTUnwrap(log.time(of: .started(a)))
+        let startB = try XCTUnwrap(log.time(of: .started(b)))
+        let finished = try XCTUnwrap(log.time(of: .finished(b)))
+        let gap = (startB - startA).seconds
+        print("gapless: started(b) \(String(format: "%.3f", gap)) s after started(a); "
+              + "finished \(String(format: "%.3f", (finished - startB).seconds)) s after started(b)")
+        XCTAssertTrue((0.3...0.9).contains(gap), "gap \(gap)")
+        let events = log.events.filter { $0 != .serverConnected }
+        XCTAssertEqual(Set(events), [.started(a), .needsNext(after: a), .started(b), .needsNext(after: b), .finished(b)])
+        XCTAssertEqual(events.last, .finished(b))
+        let order = events.firstIndex(of: .needsNext(after: a))! < events.firstIndex(of: .started(b))!
+        XCTAssertTrue(order, "needsNext(a) before started(b): \(events)")
+    }
+
+    func testSetVolumeAndExternalVolumeChange() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        output.play(sineSource(seconds: 5), entry: a, title: "Sine", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let index = try XCTUnwrap(output.streamIndex)
+        output.setVolume(0.5)
+        XCTAssertTrue(try eventually { try server.sinkInput(index)?.contains("32768 /  50%") == true })
+        usleep(100_000)
+        XCTAssertFalse(log.events.contains { if case .volumeChanged = $0 { true } else { false } },
+                       "our own change is not reported back")
+        try server.pactl("set-sink-input-volume", "\(index)", "30%")
+        let changed = log.wait { if case .volumeChanged = $0 { true } else { false } }
+        XCTAssertNotNil(changed)
+        guard case .volumeChanged(let volume) = log.events.last(where: {
+            if case .volumeChanged = $0 { true } else { false }
+        }) else { return XCTFail("no volumeChanged") }
+        XCTAssertEqual(volume, 0.3, accuracy: 0.01)
+    }
+
+    func testStopRemovesTheSinkInput() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        output.play(sineSource(seconds: 5), entry: a, title: "Sine", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let index = try XCTUnwrap(output.streamIndex)
+        output.stop()
+        XCTAssertNil(output.streamIndex)
+        XCTAssertTrue(try eventually { try server.sinkInput(index) == nil })
+        XCTAssertTrue(output.isConnected, "stop keeps the context")
+    }
+
+    func testOneStreamAcrossTwoPlays() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        output.play(sineSource(seconds: 5), entry: a, title: "A", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let first = try XCTUnwrap(output.streamIndex)
+        output.play(sineSource(seconds: 5), entry: b, title: "B", artist: nil, playing: true)
+        let startB = log.wait(for: .started(b))
+        XCTAssertNotNil(startB)
+        XCTAssertEqual(output.streamIndex, first)
+        XCTAssertTrue(try eventually { try server.sinkInput(first)?.contains("media.title = \"B\"") == true })
+    }
+
+    func testPreparedButCorkedPlayStartsOnResume() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        output.play(sineSource(seconds: 5), entry: a, title: "A", artist: nil, playing: false)
+        XCTAssertTrue(eventually { output.streamIndex != nil })
+        let index = try XCTUnwrap(output.streamIndex)
+        XCTAssertTrue(try eventually { try server.sinkInput(index)?.contains("Corked: yes") == true })
+        XCTAssertNil(log.wait(for: .started(a), timeout: 0.3), "not audible while corked")
+        output.resume()
+        XCTAssertNotNil(log.wait(for: .started(a)))
+    }
+
+    func testFailingSourceReportsFailedThenNeedsNext() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        let broken = PCMSource(format: PCMFormat(sampleRate: 44100, channels: 2)) { _ in throw BrokenSource() }
+        output.play(broken, entry: a, title: "Broken", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .needsNext(after: a)))
+        XCTAssertEqual(log.events.filter { $0 != .serverConnected }.first, .failed(a, "broken frame"))
+    }
+}
+
+/// Lets the events closure reach the output it belongs to (set right after init).
+final class OutputBox: @unchecked Sendable {
+    // @unchecked Sendable: written once before any event can need it, then only read.
+    var output: PlaybackOutput?
+}

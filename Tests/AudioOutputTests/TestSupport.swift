@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+import AudioOutput
+import PlayerCore
+
+/// A sine tone of a fixed number of frames, as a `PCMSource`.
+func sineSource(seconds: Double, format: PCMFormat = PCMFormat(sampleRate: 44100, channels: 2),
+                frequency: Double = 440, amplitude: Double = 8000) -> PCMSource {
+    final class Generator {
+        var remaining: Int
+        var frame = 0
+        init(frames: Int) { remaining = frames }
+    }
+    let generator = Generator(frames: Int(seconds * Double(format.sampleRate)))
+    return PCMSource(format: format) { buffer in
+        let frames = min(buffer.count / format.bytesPerFrame, generator.remaining)
+        var offset = 0
+        for _ in 0..<frames {
+            let t = Double(generator.frame) / Double(format.sampleRate)
+            let sample = Int16(amplitude * sin(2 * .pi * frequency * t))
+            for _ in 0..<format.channels {
+                buffer.storeBytes(of: sample, toByteOffset: offset, as: Int16.self)
+                offset += 2
+            }
+            generator.frame += 1
+        }
+        generator.remaining -= frames
+        return offset
+    }
+}
+
+/// A source that throws on its first read.
+struct BrokenSource: Error, CustomStringConvertible { var description: String { "broken frame" } }
+
+/// Events with their arrival time, waitable from the test thread.
+final class EventLog: Sendable {
+    private let entries = Mutex<[(time: ContinuousClock.Instant, event: OutputEvent)]>([])
+
+    func append(_ event: OutputEvent) {
+        let now = ContinuousClock.now
+        entries.withLock { $0.append((now, event)) }
+    }
+
+    var events: [OutputEvent] { entries.withLock { $0.map(\.event) } }
+
+    func time(of event: OutputEvent) -> ContinuousClock.Instant? {
+        entries.withLock { $0.first { $0.event == event }?.time }
+    }
+
+    /// Waits until `event` was logged; returns when it arrived.
+    @discardableResult
+    func wait(for event: OutputEvent, timeout: Double = 5) -> ContinuousClock.Instant? {
+        wait(timeout: timeout) { $0 == event }
+    }
+
+    @discardableResult
+    func wait(timeout: Double = 5, where match: (OutputEvent) -> Bool) -> ContinuousClock.Instant? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            if let hit = entries.withLock({ $0.first { match($0.event) }?.time }) { return hit }
+            usleep(5_000)
+        }
+        return nil
+    }
+}
+
+/// Polls `condition` until true or `timeout` seconds pass.
+func eventually(timeout: Double = 3, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return false
+}
+
+func peak(_ samples: [Int16]) -> Int {
+    samples.reduce(0) { max($0, abs(Int($1))) }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
