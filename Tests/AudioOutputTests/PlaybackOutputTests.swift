@@ -156,6 +156,20 @@ final class PlaybackOutputTests: XCTestCase {
         XCTAssertTrue(try eventually { try server.sinkInput(first)?.contains("media.title = \"B\"") == true })
     }
 
+    func testRestartFlushesWithoutAnnouncingTheEntryAgain() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        output.play(sineSource(seconds: 5), entry: a, title: "A", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let index = output.streamIndex
+        output.restart(sineSource(seconds: 0.3, frequency: 880), entry: a)  // "seeked" near the end
+        XCTAssertNotNil(log.wait(for: .needsNext(after: a), timeout: 2))
+        XCTAssertEqual(output.streamIndex, index)
+        XCTAssertEqual(log.events.filter { $0 == .started(a) }.count, 1)
+        let samples = try server.record(from: "@DEFAULT_MONITOR@", seconds: 0.2)
+        XCTAssertGreaterThan(peak(samples), 4000, "the restarted source plays")
+    }
+
     func testPreparedButCorkedPlayStartsOnResume() throws {
         let log = EventLog()
         let output = try makeOutput(log)
