@@ -38,6 +38,8 @@ public enum Event: Sendable, Equatable {
     case outputFailed(EntryID, reason: String)
     /// Someone else (a mixer) changed our stream's volume.
     case outputVolumeChanged(Double)
+    /// The sound server came back after it was lost: the stream and what it held are gone.
+    case outputReconnected
     /// The file of this entry could not be opened for playing: it is dropped from the queue.
     case trackUnplayable(EntryID, reason: String)
 }

@@ -93,6 +93,28 @@ extension PlayerState {
         return start(next, from: 0, playing: status == .playing, at: now)
     }
 
+    /// After a change of what follows (loop, shuffle), the entries already handed to the
+    /// output may no longer be the right ones. The output cannot take back audio it has
+    /// queued, so the current track is reloaded at the current position: a rare, short
+    /// re-buffer rather than the wrong track playing.
+    mutating func reconcileUpcoming(at now: Instant) -> [Effect] {
+        guard status != .stopped, !upcoming.isEmpty, let current else { return [] }
+        var expected: [EntryID] = []
+        var cursor = current.id
+        while expected.count < upcoming.count, let next = entry(following: cursor) {
+            expected.append(next.id)
+            cursor = next.id
+        }
+        guard expected != upcoming else { return [] }
+        return reloadCurrent(at: now)
+    }
+
+    /// Hands the output the current track again, where it is, playing or paused as it was.
+    mutating func reloadCurrent(at now: Instant) -> [Effect] {
+        guard status != .stopped, let current else { return [] }
+        return start(current, from: position(at: now), playing: status == .playing, at: now)
+    }
+
     /// What plays after `entryID` when it ends by itself.
     func entry(following entryID: EntryID) -> QueueEntry? {
         if loopStatus == .track { return queue.entry(entryID) }

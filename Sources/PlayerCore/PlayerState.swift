@@ -54,8 +54,8 @@ public struct PlayerState: Sendable, Equatable {
         case .previous: return skip(forward: false, at: now)
         case .seek(let offset): return seek(by: offset, at: now)
         case .setPosition(let entry, let position): return setPosition(position, of: entry, at: now)
-        case .setLoopStatus(let loop): loopStatus = loop; return []
-        case .setShuffle(let on): return setShuffle(on)
+        case .setLoopStatus(let loop): loopStatus = loop; return reconcileUpcoming(at: now)
+        case .setShuffle(let on): return setShuffle(on) + reconcileUpcoming(at: now)
         case .setVolume(let level): return setVolume(level)
         case .setRate(let rate): return rate == 0 ? pause(at: now) : []
         case .enqueue(let tracks, let play): return enqueue(tracks, play: play, at: now)
@@ -66,6 +66,7 @@ public struct PlayerState: Sendable, Equatable {
         case .outputFinished(let entry): return outputFinished(entry, at: now)
         case .outputFailed(let entry, let reason): return outputFailed(entry, reason: reason)
         case .outputVolumeChanged(let level): volume = clampedVolume(level); return []
+        case .outputReconnected: return reloadCurrent(at: now)
         case .trackUnplayable(let entry, let reason): return trackUnplayable(entry, reason: reason, at: now)
         }
     }

@@ -27,6 +27,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private let loader = QueueLoader()
     private var signalSources: [DispatchSourceSignal] = []
     private(set) var busName = MPRISNames.busName
+    private var lostSoundServer = false
 
     init(queue: DispatchQueue) throws(DBusError) {
         coreQueue = queue
@@ -111,8 +112,15 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         case .finished(let entry): handle(.outputFinished(entry))
         case .failed(let entry, let reason): handle(.outputFailed(entry, reason: reason))
         case .volumeChanged(let level): handle(.outputVolumeChanged(level))
-        case .serverLost(let reason): Log.warning("sound server lost (\(reason)); reconnecting")
-        case .serverConnected: Log.info("connected to the sound server")
+        case .serverLost(let reason):
+            Log.warning("sound server lost (\(reason)); reconnecting")
+            lostSoundServer = true
+        case .serverConnected:
+            Log.info("connected to the sound server")
+            if lostSoundServer {
+                lostSoundServer = false
+                handle(.outputReconnected)
+            }
         }
     }
 

@@ -99,6 +99,36 @@ import Testing
     
     }
 
+    /// LoopStatus Track set after the next entry was handed to the output (a track shorter
+    /// than the output's buffer): the current track is reloaded where it is, so the handed-over
+    /// entry is not heard, and the repeat follows.
+    @Test func loopTrackAfterTheNextEntryWasHandedOverReloadsTheCurrentTrack() {
+        var player = Player(tracks: 3, start: .playing)
+        let e = player.entries
+        #expect(player.send(.outputNeedsNext(after: e[0].id), at: 98) == [.output(.enqueue(e[1]))])
+        let effects = player.send(.setLoopStatus(.track), at: 98.5)
+        #expect(effects == [.output(.play(e[0], from: seconds(98.5), playing: true))])
+        #expect(player.send(.outputNeedsNext(after: e[0].id), at: 99) == [.output(.enqueue(e[0]))])
+        #expect(player.send(.outputStarted(e[0].id), at: 100).isEmpty)
+        #expect(player.currentID == e[0].id)
+    }
+
+    /// A loop change that leaves the handed-over entry right (None → Playlist mid-queue) reloads nothing.
+    @Test func loopChangeThatKeepsTheNextEntryReloadsNothing() {
+        var player = Player(tracks: 3, start: .playing)
+        let e = player.entries
+        player.send(.outputNeedsNext(after: e[0].id), at: 98)
+        #expect(player.send(.setLoopStatus(.playlist), at: 98.5).isEmpty)
+    }
+
+    @Test func aReconnectedOutputGetsTheCurrentTrackBackWhereItWas() {
+        var player = Player(tracks: 2, start: .playing)
+        let e = player.entries
+        #expect(player.send(.outputReconnected, at: 10) == [.output(.play(e[0], from: seconds(10), playing: true))])
+        player.send(.stop, at: 11)
+        #expect(player.send(.outputReconnected, at: 12).isEmpty)
+    }
+
     // MARK: Stale reports
 
     @Test func needsNextAboutAFlushedEntryIsIgnored() {
