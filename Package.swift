@@ -36,8 +36,10 @@ let package = Package(
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
-        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        // Real MP3s made with sox and lame, for the tests of the modules that read files.
+        .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "AudioFixtures"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["aubade"]),

@@ -1,3 +1,5 @@
+import PlayerCore
+
 /// Reading M3U and M3U8 playlists: one entry per line, `#` lines are comments (#EXTM3U,
 /// #EXTINF…), blank lines ignored; entries are paths (absolute, or relative to the
 /// playlist's folder) or `file://` URIs.

@@ -16,7 +16,7 @@ enum Metadata {
         var fields: [(String, DBusValue)] = [
             ("mpris:trackid", .objectPath(TrackPath.path(for: entry.id))),
             ("xesam:title", .string(track.displayTitle)),
-            ("xesam:url", .string(FileURL.uri(forPath: track.path))),
+            ("xesam:url", .string(FileURI.uri(forPath: track.path))),
         ]
         if let length = track.length { fields.append(("mpris:length", .int64(length))) }
         if !track.artists.isEmpty { fields.append(("xesam:artist", .stringArray(track.artists))) }

@@ -1,3 +1,4 @@
+import AudioFixtures
 import Foundation
 import Testing
 import Decoding

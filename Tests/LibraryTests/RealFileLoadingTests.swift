@@ -1,3 +1,5 @@
+import PlayerCore
+import AudioFixtures
 import Foundation
 import Testing
 import Library

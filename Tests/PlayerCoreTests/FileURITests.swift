@@ -1,5 +1,5 @@
 import Testing
-import Library
+import PlayerCore
 
 @Suite struct FileURITests {
     @Test func encodesEverythingButUnreservedAndSlash() {

@@ -2,29 +2,27 @@ import Foundation
 
 /// Makes real audio files for tests with `sox` and `lame` (both installed on the build
 /// machine), each test in its own fresh temporary directory so tests can run in parallel.
-///
-/// (A copy of this helper lives in LibraryTests: test targets cannot share code without a
-/// support target in Package.swift.)
-enum Fixtures {
-    struct ToolFailed: Error, CustomStringConvertible {
-        var description: String
+/// Shared by the test targets that need real MP3s (DecodingTests, LibraryTests).
+public enum Fixtures {
+    public struct ToolFailed: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// A new empty directory under the system temp dir.
-    static func makeDirectory() throws -> String {
+    public static func makeDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "aubade-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
 
     /// A sine-wave WAV file.
-    static func makeWAV(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2) throws {
+    public static func makeWAV(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2) throws {
         try run("sox", ["-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path,
                         "synth", "\(seconds)", "sine", "440"])
     }
 
     /// An MP3 of a sine tone; `lameOptions` add tags etc. (e.g. `["--tt", "Title"]`).
-    static func makeMP3(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2,
+    public static func makeMP3(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2,
                         lameOptions: [String] = []) throws {
         let wav = path + ".source.wav"
         try makeWAV(at: wav, seconds: seconds, rate: rate, channels: channels)
@@ -33,7 +31,7 @@ enum Fixtures {
     }
 
     /// Options that make lame write the usual tags.
-    static func tagOptions(title: String? = nil, artist: String? = nil, album: String? = nil,
+    public static func tagOptions(title: String? = nil, artist: String? = nil, album: String? = nil,
                            track: String? = nil, disc: String? = nil, year: String? = nil,
                            genre: String? = nil, albumArtist: String? = nil) -> [String] {
         var options: [String] = []
@@ -50,7 +48,7 @@ enum Fixtures {
 
     /// An ID3v2 tag (version 3 or 4) with UTF-8 (v2.4) or Latin-1 (v2.3) text frames.
     /// Values are joined with NUL, which ID3v2.4 uses to separate multiple values.
-    static func id3v2Tag(version: UInt8 = 4, frames: [(String, [String])]) -> [UInt8] {
+    public static func id3v2Tag(version: UInt8 = 4, frames: [(String, [String])]) -> [UInt8] {
         var body: [UInt8] = []
         for (id, values) in frames {
             let encoding: UInt8 = version == 4 ? 3 : 0
@@ -70,15 +68,15 @@ enum Fixtures {
         [UInt8((n >> 24) & 0xff), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)]
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    public static func write(_ bytes: [UInt8], to path: String) throws {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
-    static func contents(of path: String) throws -> [UInt8] {
+    public static func contents(of path: String) throws -> [UInt8] {
         try Array(Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws {
+    public static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
