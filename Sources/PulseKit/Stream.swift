@@ -41,8 +41,18 @@ public final class Stream: @unchecked Sendable {
     public var onUnderflow: (() -> Void)?
     /// Playback started (after prebuffering or after an underflow).
     public var onStarted: (() -> Void)?
-    /// A server event for this stream, e.g. `"request-cork"` / `"request-uncork"`.
+    /// A server event for this stream by name, e.g. `EventName.requestCork`.
     public var onEvent: ((String) -> Void)?
+
+    /// Names of the stream events `onEvent` receives (`PA_STREAM_EVENT_*`).
+    public enum EventName {
+        /// The server's policy (e.g. `module-role-cork`) asks us to cork: a more important stream
+        /// plays. The server has usually muted us already.
+        public static let requestCork = PA_STREAM_EVENT_REQUEST_CORK
+        /// The reason for an earlier `requestCork` is gone. Sent only to a client that really
+        /// corked itself.
+        public static let requestUncork = PA_STREAM_EVENT_REQUEST_UNCORK
+    }
     /// The server moved the stream to another sink.
     public var onMoved: (() -> Void)?
 
@@ -113,6 +123,13 @@ public final class Stream: @unchecked Sendable {
     public var deviceIndex: UInt32? {
         let index = pa_stream_get_device_index(pointer)
         return index == aubade_pa_invalid_index ? nil : index
+    }
+
+    /// The name of the sink the stream plays on (`pa_stream_get_device_name`), nil until ready.
+    /// Follows moves: it is up to date inside `onMoved`.
+    public var deviceName: String? {
+        guard state == .ready, let name = pa_stream_get_device_name(pointer) else { return nil }
+        return String(cString: name)
     }
 
     /// Whether the stream is corked (`pa_stream_is_corked`).

@@ -48,6 +48,7 @@ public struct SubscriptionMask: OptionSet, Sendable {
     public static let sink = SubscriptionMask(rawValue: PA_SUBSCRIPTION_MASK_SINK.rawValue)
     public static let source = SubscriptionMask(rawValue: PA_SUBSCRIPTION_MASK_SOURCE.rawValue)
     public static let sinkInput = SubscriptionMask(rawValue: PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue)
+    public static let sourceOutput = SubscriptionMask(rawValue: PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT.rawValue)
     public static let server = SubscriptionMask(rawValue: PA_SUBSCRIPTION_MASK_SERVER.rawValue)
     public static let card = SubscriptionMask(rawValue: PA_SUBSCRIPTION_MASK_CARD.rawValue)
 }
