@@ -43,6 +43,10 @@ extension MPRISService {
            let value = PlayerProperties.value(named: name, of: host.snapshot, position: host.position) {
             return value
         }
+        if interface == MPRISNames.audioSessionInterface || interface.isEmpty,
+           let value = AudioSessionProperties.value(named: name, of: host.snapshot) {
+            return value
+        }
         try checkKnown(interface)
         throw .unknownProperty("no property \(name) on \(interface)")
     }
@@ -58,6 +62,8 @@ extension MPRISService {
             return PlayerProperties.names.compactMap { name in
                 PlayerProperties.value(named: name, of: snapshot, position: position).map { (name, $0) }
             }
+        case MPRISNames.audioSessionInterface:
+            return AudioSessionProperties.all(of: hostForExtensions.snapshot)
         case MPRISNames.propertiesInterface, MPRISNames.introspectableInterface:
             return []
         default:
@@ -71,6 +77,14 @@ extension MPRISService {
             hostForExtensions.handle(try PlayerProperties.event(setting: name, to: value))
             return
         }
+        let isSession = interface == MPRISNames.audioSessionInterface
+            || (interface.isEmpty && AudioSessionProperties.names.contains(name))
+        if isSession {
+            let host = hostForExtensions
+            let policy = try AudioSessionProperties.policy(setting: name, to: value, in: host.snapshot.policy)
+            host.handle(.setPolicy(policy))
+            return
+        }
         let isRoot = interface == MPRISNames.rootInterface || interface.isEmpty
         if isRoot, RootProperties.value(named: name) != nil {
             throw .propertyReadOnly("\(name) is read-only")
@@ -80,7 +94,7 @@ extension MPRISService {
     }
 
     private func checkKnown(_ interface: String) throws(DBusError) {
-        let known = ["", MPRISNames.rootInterface, MPRISNames.playerInterface,
+        let known = ["", MPRISNames.rootInterface, MPRISNames.playerInterface, MPRISNames.audioSessionInterface,
                      MPRISNames.propertiesInterface, MPRISNames.introspectableInterface]
         guard known.contains(interface) else {
             throw .unknownInterface("no interface \(interface) on \(MPRISNames.objectPath)")

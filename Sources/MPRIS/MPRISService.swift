@@ -23,12 +23,33 @@ public final class MPRISService {
         }
     }
 
-    /// Sends PropertiesChanged for every Player property that differs between the snapshots.
+    /// Sends PropertiesChanged, one per interface, for every property that differs between
+    /// the snapshots.
     public func announceChanges(from old: PlayerSnapshot, to new: PlayerSnapshot) {
         let changes = PlayerProperties.changes(from: old, to: new)
-        guard !changes.isEmpty else { return }
-        emit(member: "PropertiesChanged", interface: MPRISNames.propertiesInterface,
-             [.string(MPRISNames.playerInterface), .vardict(changes), .stringArray([])])
+        if !changes.isEmpty {
+            emit(member: "PropertiesChanged", interface: MPRISNames.propertiesInterface,
+                 [.string(MPRISNames.playerInterface), .vardict(changes), .stringArray([])])
+        }
+        let sessionChanges = AudioSessionProperties.changes(from: old, to: new)
+        if !sessionChanges.isEmpty {
+            emit(member: "PropertiesChanged", interface: MPRISNames.propertiesInterface,
+                 [.string(MPRISNames.audioSessionInterface), .vardict(sessionChanges), .stringArray([])])
+        }
+    }
+
+    public func announceRouteChange(_ change: RouteChange) {
+        emit(member: "RouteChanged", interface: MPRISNames.audioSessionInterface,
+             [.string(change.reason.rawValue), AudioSessionProperties.routeValue(change.previous),
+              AudioSessionProperties.routeValue(change.current)])
+    }
+
+    public func announceInterruptionBegan() {
+        emit(member: "InterruptionBegan", interface: MPRISNames.audioSessionInterface, [])
+    }
+
+    public func announceInterruptionEnded(shouldResume: Bool) {
+        emit(member: "InterruptionEnded", interface: MPRISNames.audioSessionInterface, [.boolean(shouldResume)])
     }
 
     /// Sends Seeked: the position jumped in a way clients could not extrapolate.
@@ -50,6 +71,7 @@ public final class MPRISService {
 
     private func receive(_ message: Message) {
         guard message.kind == .methodCall, let member = message.member else { return }
+        announceCommand(member, message)
         let result: Result<[DBusValue], DBusError>
         do {
             result = .success(try route(member: member, interface: message.interface, message))
@@ -69,6 +91,8 @@ public final class MPRISService {
             return try callProperties(member, message)
         case MPRISNames.introspectableInterface?:
             return try callIntrospectable(member, message)
+        case MPRISNames.audioSessionInterface?:
+            throw unknownMethod(member, message)  // properties and signals only
         case nil:
             // A call without an interface: the member name alone decides (it is unique here).
             for candidate in [MPRISNames.playerInterface, MPRISNames.rootInterface,
@@ -84,7 +108,39 @@ public final class MPRISService {
     private func callIntrospectable(_ member: String, _ message: Message) throws(DBusError) -> [DBusValue] {
         guard member == "Introspect" else { throw unknownMethod(member, message) }
         try expect("", message)
-        return [.string(IntrospectionXML.mediaPlayer2)]
+        return [.string(IntrospectionXML.served)]
+    }
+
+    /// CommandReceived, for `aubade monitor`: every transport command and property write.
+    private func announceCommand(_ member: String, _ message: Message) {
+        let interface = message.interface
+        var command: String
+        switch interface {
+        case MPRISNames.playerInterface?, MPRISNames.rootInterface?:
+            command = member
+        case MPRISNames.propertiesInterface? where member == "Set":
+            guard let arguments = try? message.arguments(), arguments.count == 3,
+                  case .string(let name) = arguments[1] else { return }
+            command = "Set \(name) \(Self.describe(arguments[2]))"
+        default:
+            return
+        }
+        if member == "Seek" || member == "SetPosition" || member == "OpenUri",
+           let arguments = try? message.arguments() {
+            command += " " + arguments.map(Self.describe).joined(separator: " ")
+        }
+        emit(member: "CommandReceived", interface: MPRISNames.audioSessionInterface,
+             [.string(command), .string(message.sender ?? "")])
+    }
+
+    private static func describe(_ value: DBusValue) -> String {
+        switch value.unwrapped {
+        case .string(let text), .objectPath(let text): return text
+        case .boolean(let on): return on ? "true" : "false"
+        case .double(let number): return String(number)
+        case .int64(let number): return String(number)
+        default: return value.unwrapped.signature
+        }
     }
 
     private func receiveElsewhere(_ message: Message) {

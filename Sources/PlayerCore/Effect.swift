@@ -7,6 +7,12 @@ public enum Effect: Sendable, Equatable {
     /// The position jumped in a way clients could not extrapolate (MPRIS Seeked).
     case seeked(Microseconds)
     case log(LogLevel, String)
+    /// Tell the world the route changed (and why).
+    case routeChanged(RouteChange)
+    case interruptionBegan
+    case interruptionEnded(shouldResume: Bool)
+    /// Paused for sleep: the daemon may let the system go (release its delay inhibitor).
+    case readyForSleep
     /// Stop serving: the daemon exits cleanly.
     case quit
 }

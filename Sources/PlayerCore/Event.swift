@@ -10,6 +10,14 @@ public enum Event: Sendable, Equatable {
     case stop
     case next
     case previous
+    /// Whether this event is a person's command, which overrides any automatic resume.
+    public var isTransportCommand: Bool {
+        switch self {
+        case .play, .pause, .playPause, .stop, .next, .previous, .seek, .setPosition, .open: return true
+        default: return false
+        }
+    }
+
     /// Relative seek (MPRIS Seek): clamps at 0; past the end acts like the track ending.
     case seek(by: Microseconds)
     /// Absolute seek (MPRIS SetPosition): ignored unless `entry` is current and 0 ≤ position ≤ length.
@@ -40,6 +48,17 @@ public enum Event: Sendable, Equatable {
     case outputVolumeChanged(Double)
     /// The sound server came back after it was lost: the stream and what it held are gone.
     case outputReconnected
+    // The audio session: what the sound server reports.
+    /// A new reading of the server's devices and streams (route changes, phone streams).
+    case soundServerChanged(SoundServerFacts)
+    /// The server asks us to cork (PulseAudio's role-cork: a call started).
+    case corkRequested
+    /// The server lets us uncork (the call ended).
+    case uncorkRequested
+    /// The system is about to sleep (logind PrepareForSleep).
+    case sleepImminent
+    case setPolicy(AudioSessionPolicy)
+
     /// The file of this entry could not be opened for playing: it is dropped from the queue.
     case trackUnplayable(EntryID, reason: String)
 }

@@ -14,10 +14,15 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var canPlay: Bool
     public var canPause: Bool
     public var canSeek: Bool
+    /// Where our audio goes; nil until the sound server has been heard from.
+    public var route: AudioRoute? = nil
+    public var pauseReason = PauseReason.none
+    public var policy = AudioSessionPolicy()
 
     public init(status: PlaybackStatus, loopStatus: LoopStatus, shuffle: Bool, volume: Double,
                 current: QueueEntry?, canGoNext: Bool, canGoPrevious: Bool, canPlay: Bool,
-                canPause: Bool, canSeek: Bool) {
+                canPause: Bool, canSeek: Bool, route: AudioRoute? = nil, pauseReason: PauseReason = .none,
+                policy: AudioSessionPolicy = AudioSessionPolicy()) {
         self.status = status
         self.loopStatus = loopStatus
         self.shuffle = shuffle
@@ -28,5 +33,8 @@ public struct PlayerSnapshot: Sendable, Equatable {
         self.canPlay = canPlay
         self.canPause = canPause
         self.canSeek = canSeek
+        self.route = route
+        self.pauseReason = pauseReason
+        self.policy = policy
     }
 }

@@ -6,6 +6,7 @@ extension PlayerState {
             return []
         case .paused:
             status = .playing
+            pauseReason = .none
             clock.start(at: now)
             return [.output(.resume)]
         case .stopped:
@@ -14,9 +15,14 @@ extension PlayerState {
         }
     }
 
-    mutating func pause(at now: Instant) -> [Effect] {
-        guard status == .playing else { return [] }
+    mutating func pause(at now: Instant, reason: PauseReason) -> [Effect] {
+        guard status == .playing else {
+            // A person's pause makes an automatic pause theirs: it will not resume by itself.
+            if reason == .user, status == .paused { pauseReason = .user }
+            return []
+        }
         status = .paused
+        pauseReason = reason
         clock.freeze(at: now)
         return [.output(.pause)]
     }
@@ -24,6 +30,7 @@ extension PlayerState {
     mutating func stop(at now: Instant) -> [Effect] {
         guard status != .stopped else { return [] }
         status = .stopped
+        pauseReason = .none
         upcoming = []
         clock.freeze(at: now)
         clock.set(0, at: now)
@@ -110,6 +117,7 @@ extension PlayerState {
     mutating func start(_ entry: QueueEntry, from position: Microseconds, playing: Bool, at now: Instant) -> [Effect] {
         currentID = entry.id
         upcoming = []
+        if playing || status != .paused { pauseReason = playing ? .none : .user }
         status = playing ? .playing : .paused
         clock.freeze(at: now)
         clock.set(position, at: now)

@@ -18,6 +18,13 @@ public struct PlayerState: Sendable, Equatable {
     /// in the order they will play. Usually empty or one; more only for very short tracks.
     var upcoming: [EntryID] = []
     var clock = PlaybackClock()
+    public internal(set) var pauseReason = PauseReason.none
+    public internal(set) var policy = AudioSessionPolicy()
+    /// The last reading of the sound server.
+    public internal(set) var soundServer: SoundServerFacts?
+    var interruption = Interruption()
+    /// The private device whose loss paused us, and when: for resume-on-reconnect.
+    var lostRoute: LostRoute?
     var random: RandomSource
 
     public init(randomSeed: UInt64 = 0x5EED) {
@@ -40,15 +47,21 @@ public struct PlayerState: Sendable, Equatable {
             current: current,
             canGoNext: currentID.map { queue.entry(after: $0, wrapping: loopStatus != .none) != nil } ?? false,
             canGoPrevious: currentID.map { queue.entry(before: $0, wrapping: loopStatus != .none) != nil } ?? false,
-            canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent)
+            canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent,
+            route: soundServer.flatMap(AudioRoute.init(facts:)), pauseReason: pauseReason, policy: policy)
     }
 
     /// Applies one event and returns what must be done about it.
     public mutating func handle(_ event: Event, at now: Instant) -> [Effect] {
+        if event.isTransportCommand {
+            // A person acted: nothing resumes by itself any more.
+            interruption.userActed = interruption.isActive
+            lostRoute = nil
+        }
         switch event {
         case .play: return play(at: now)
-        case .pause: return pause(at: now)
-        case .playPause: return status == .playing ? pause(at: now) : play(at: now)
+        case .pause: return pause(at: now, reason: .user)
+        case .playPause: return status == .playing ? pause(at: now, reason: .user) : play(at: now)
         case .stop: return stop(at: now)
         case .next: return skip(forward: true, at: now)
         case .previous: return skip(forward: false, at: now)
@@ -57,7 +70,7 @@ public struct PlayerState: Sendable, Equatable {
         case .setLoopStatus(let loop): loopStatus = loop; return reconcileUpcoming(at: now)
         case .setShuffle(let on): return setShuffle(on) + reconcileUpcoming(at: now)
         case .setVolume(let level): return setVolume(level)
-        case .setRate(let rate): return rate == 0 ? pause(at: now) : []
+        case .setRate(let rate): return rate == 0 ? pause(at: now, reason: .user) : []
         case .enqueue(let tracks, let play): return enqueue(tracks, play: play, at: now)
         case .open(let tracks): return open(tracks, at: now)
         case .quit: return [.output(.stop), .quit]
@@ -67,6 +80,11 @@ public struct PlayerState: Sendable, Equatable {
         case .outputFailed(let entry, let reason): return outputFailed(entry, reason: reason)
         case .outputVolumeChanged(let level): volume = clampedVolume(level); return []
         case .outputReconnected: return reloadCurrent(at: now)
+        case .soundServerChanged(let facts): return soundServerChanged(facts, at: now)
+        case .corkRequested: return beginInterruption(.corkRequest, at: now)
+        case .uncorkRequested: return endInterruption(.corkRequest, at: now)
+        case .sleepImminent: return pause(at: now, reason: .sleep) + [.readyForSleep]
+        case .setPolicy(let newPolicy): policy = newPolicy; return []
         case .trackUnplayable(let entry, let reason): return trackUnplayable(entry, reason: reason, at: now)
         }
     }

@@ -134,6 +134,17 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             mpris?.announceSeeked(position)
         case .log(let level, let message):
             Log.write(level, message)
+        case .routeChanged(let change):
+            Log.info("route change (\(change.reason.rawValue)): \(change.previous?.description ?? "none") → \(change.current?.description ?? "none")")
+            mpris?.announceRouteChange(change)
+        case .interruptionBegan:
+            Log.info("interruption began")
+            mpris?.announceInterruptionBegan()
+        case .interruptionEnded(let shouldResume):
+            Log.info("interruption ended\(shouldResume ? "; resuming" : "")")
+            mpris?.announceInterruptionEnded(shouldResume: shouldResume)
+        case .readyForSleep:
+            break  // The sleep inhibitor, when held, is released by the sleep watcher.
         case .quit:
             // After this turn, so a Quit call is answered before the name goes away.
             coreQueue.async { [self] in shutDown() }

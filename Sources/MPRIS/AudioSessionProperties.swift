@@ -1,0 +1,71 @@
+internal import DBusKit
+internal import PlayerCore
+
+/// The properties of `org.aubade.AudioSession1`, read from a `PlayerSnapshot`, and the
+/// writable policy switches turned into events.
+enum AudioSessionProperties {
+    static let names = ["CurrentRoute", "PauseReason", "PauseOnRouteLoss", "PauseOnInterruption",
+                        "ResumeOnReconnect", "ReconnectWindow"]
+
+    static func value(named name: String, of snapshot: PlayerSnapshot) -> DBusValue? {
+        switch name {
+        case "CurrentRoute": return routeValue(snapshot.route)
+        case "PauseReason": return .string(snapshot.pauseReason.rawValue)
+        case "PauseOnRouteLoss": return .boolean(snapshot.policy.pauseOnRouteLoss)
+        case "PauseOnInterruption": return .boolean(snapshot.policy.pauseOnInterruption)
+        case "ResumeOnReconnect": return .boolean(snapshot.policy.resumeOnReconnect)
+        case "ReconnectWindow": return .double(Double(snapshot.policy.reconnectWindow) / 1_000_000)
+        default: return nil
+        }
+    }
+
+    static func all(of snapshot: PlayerSnapshot) -> [(String, DBusValue)] {
+        names.compactMap { name in value(named: name, of: snapshot).map { (name, $0) } }
+    }
+
+    static func changes(from old: PlayerSnapshot, to new: PlayerSnapshot) -> [(String, DBusValue)] {
+        names.compactMap { name in
+            let value = value(named: name, of: new)
+            return value == self.value(named: name, of: old) ? nil : value.map { (name, $0) }
+        }
+    }
+
+    /// A route as a{sv}; keys that are unknown are left out.
+    static func routeValue(_ route: AudioRoute?) -> DBusValue {
+        guard let route else { return .vardict([]) }
+        var fields: [(String, DBusValue)] = [
+            ("portType", .string(route.portType.rawValue)),
+            ("sinkName", .string(route.sinkName)),
+            ("description", .string(route.description)),
+        ]
+        if let port = route.portName { fields.append(("portName", .string(port))) }
+        if let bus = route.bus { fields.append(("bus", .string(bus))) }
+        if let profile = route.bluetoothProfile { fields.append(("bluetoothProfile", .string(profile))) }
+        return .vardict(fields)
+    }
+
+    /// The policy after a `Set`; a wrong type or value is InvalidArgs.
+    static func policy(setting name: String, to value: DBusValue,
+                       in policy: AudioSessionPolicy) throws(DBusError) -> AudioSessionPolicy {
+        var policy = policy
+        switch name {
+        case "PauseOnRouteLoss", "PauseOnInterruption", "ResumeOnReconnect":
+            guard let on = value.asBool else { throw .invalidArgs("\(name) must be a boolean (b)") }
+            switch name {
+            case "PauseOnRouteLoss": policy.pauseOnRouteLoss = on
+            case "PauseOnInterruption": policy.pauseOnInterruption = on
+            default: policy.resumeOnReconnect = on
+            }
+        case "ReconnectWindow":
+            guard let seconds = value.asDouble, seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+                throw .invalidArgs("ReconnectWindow must be a number of seconds from 0 to 86400")
+            }
+            policy.reconnectWindow = Microseconds(seconds * 1_000_000)
+        case "CurrentRoute", "PauseReason":
+            throw .propertyReadOnly("\(name) is read-only")
+        default:
+            throw .unknownProperty("no property \(name) on \(MPRISNames.audioSessionInterface)")
+        }
+        return policy
+    }
+}

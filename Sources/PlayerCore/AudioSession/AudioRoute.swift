@@ -1,0 +1,39 @@
+/// Where our audio goes: a sink, its active port, and what kind of device that is.
+public struct AudioRoute: Sendable, Equatable {
+    public var portType: PortType
+    public var sinkName: String
+    public var portName: String?
+    /// For people: the port's description, else the sink's.
+    public var description: String
+    public var bus: String?
+    /// The Bluetooth card profile (a2dp_sink, headset_head_unit, …), for Bluetooth devices.
+    public var bluetoothProfile: String?
+
+    public init(portType: PortType, sinkName: String, portName: String? = nil, description: String,
+                bus: String? = nil, bluetoothProfile: String? = nil) {
+        self.portType = portType
+        self.sinkName = sinkName
+        self.portName = portName
+        self.description = description
+        self.bus = bus
+        self.bluetoothProfile = bluetoothProfile
+    }
+
+    public init(sink: SinkFacts) {
+        let isBluetooth = sink.bus == "bluetooth" || sink.api == "bluez"
+        self.init(portType: PortType(sink: sink), sinkName: sink.name, portName: sink.activePortName,
+                  description: sink.activePort?.description ?? sink.description, bus: sink.bus,
+                  bluetoothProfile: isBluetooth ? sink.cardProfile : nil)
+    }
+
+    /// The route in `facts`: our stream's sink, or the default sink while we have no stream.
+    public init?(facts: SoundServerFacts) {
+        guard let sink = facts.sink(named: facts.ourSinkName ?? facts.defaultSinkName) else { return nil }
+        self.init(sink: sink)
+    }
+
+    /// The same physical output: the same sink and port.
+    public func isSameDevice(as other: AudioRoute) -> Bool {
+        sinkName == other.sinkName && portName == other.portName
+    }
+}

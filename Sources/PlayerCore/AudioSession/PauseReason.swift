@@ -1,0 +1,12 @@
+/// Why the player is paused (or stopped): what decides whether it may resume by itself.
+public enum PauseReason: String, Sendable, CaseIterable {
+    case none
+    /// A person paused it: only a person resumes it.
+    case user
+    /// The private listening device went away.
+    case routeChange
+    /// A call (a phone-role stream, or the server's cork request).
+    case interruption
+    /// The system went to sleep.
+    case sleep
+}

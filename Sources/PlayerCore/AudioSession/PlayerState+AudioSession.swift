@@ -1,0 +1,74 @@
+/// The audio-session policy: route changes and interruptions, decided here, reported by the
+/// PulseAudio adapter as plain facts.
+extension PlayerState {
+    mutating func soundServerChanged(_ facts: SoundServerFacts, at now: Instant) -> [Effect] {
+        let old = soundServer
+        soundServer = facts
+        var effects: [Effect] = []
+        if let old, let change = RouteChange.between(old, facts) {
+            effects.append(.routeChanged(change))
+            effects += apply(change, at: now)
+        }
+        let phoneCallsBefore = old?.phoneStreamCount ?? 0
+        if phoneCallsBefore == 0, facts.phoneStreamCount > 0 {
+            effects += beginInterruption(.phoneStream, at: now)
+        } else if phoneCallsBefore > 0, facts.phoneStreamCount == 0 {
+            effects += endInterruption(.phoneStream, at: now)
+        }
+        return effects
+    }
+
+    /// iOS's rule: losing a private listening device pauses at once, so the music does not
+    /// come out of the loudspeaker; a route the user chose never pauses.
+    private mutating func apply(_ change: RouteChange, at now: Instant) -> [Effect] {
+        switch change.reason {
+        case .oldDeviceUnavailable, .noSuitableRoute:
+            guard policy.pauseOnRouteLoss, status == .playing,
+                  change.reason == .noSuitableRoute || change.previous?.portType.isPrivateListening == true
+            else { return [] }
+            if let previous = change.previous { lostRoute = LostRoute(route: previous, at: now) }
+            return pause(at: now, reason: .routeChange)
+        case .newDeviceAvailable:
+            guard policy.resumeOnReconnect, status == .paused, pauseReason == .routeChange,
+                  let lost = lostRoute, now - lost.at <= policy.reconnectWindow,
+                  let current = change.current, current.isSameDevice(as: lost.route)
+            else { return [] }
+            lostRoute = nil
+            return [.log(.info, "\(current.description) is back: resuming")] + play(at: now)
+        case .override:
+            return []
+        }
+    }
+
+    mutating func beginInterruption(_ source: Interruption.Source, at now: Instant) -> [Effect] {
+        let wasActive = interruption.isActive
+        interruption.sources.insert(source)
+        guard !wasActive else { return [] }
+        interruption.userActed = false
+        interruption.pausedUs = false
+        var effects: [Effect] = [.interruptionBegan]
+        if policy.pauseOnInterruption, status == .playing {
+            interruption.pausedUs = true
+            effects += pause(at: now, reason: .interruption)
+        }
+        return effects
+    }
+
+    /// The first source to say the call is over ends it (the other may never say so:
+    /// PulseAudio sends no uncork to a stream that was not corked).
+    mutating func endInterruption(_ source: Interruption.Source, at now: Instant) -> [Effect] {
+        guard interruption.sources.contains(source) else { return [] }
+        let shouldResume = interruption.pausedUs && !interruption.userActed
+            && status == .paused && pauseReason == .interruption
+        interruption = Interruption()
+        var effects: [Effect] = [.interruptionEnded(shouldResume: shouldResume)]
+        if shouldResume { effects += play(at: now) }
+        return effects
+    }
+}
+
+/// The private device whose loss paused us, and when: for resume-on-reconnect.
+struct LostRoute: Sendable, Equatable {
+    var route: AudioRoute
+    var at: Instant
+}
