@@ -59,11 +59,24 @@ import PlayerCore
 
 @Suite struct IntrospectionTests {
     /// The daemon serves exactly the XML in dbus/ (run scripts/embed-introspection after editing it).
-    @Test func servedXMLIsTheFileInDbusFolder() throws {
+    private func dbusFile(_ name: String) throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let file = try String(contentsOf: root.appendingPathComponent("dbus/org.mpris.MediaPlayer2.xml"), encoding: .utf8)
-        #expect(IntrospectionXML.mediaPlayer2 + "\n" == file)
+        return try String(contentsOf: root.appendingPathComponent("dbus/\(name)"), encoding: .utf8)
+    }
+
+    @Test func embeddedXMLIsTheFilesInDbusFolder() throws {
+        #expect(IntrospectionXML.mediaPlayer2 + "\n" == (try dbusFile("org.mpris.MediaPlayer2.xml")))
+        #expect(IntrospectionXML.audioSession + "\n" == (try dbusFile("org.aubade.AudioSession1.xml")))
+    }
+
+    /// Introspect answers with every interface of both files, each exactly once.
+    @Test func servedXMLHasEveryInterface() {
+        for name in ["org.freedesktop.DBus.Properties", "org.mpris.MediaPlayer2\"", "org.mpris.MediaPlayer2.Player",
+                     "org.aubade.AudioSession1"] {
+            #expect(IntrospectionXML.served.ranges(of: "<interface name=\"\(name)").count == 1, "\(name)")
+        }
+        #expect(IntrospectionXML.served.hasSuffix("</node>"))
     }
 
     @Test func parentPathsLeadToThePlayer() {
