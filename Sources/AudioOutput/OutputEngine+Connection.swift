@@ -42,16 +42,18 @@ extension OutputEngine {
         case .ready:
             outageReported = false
             do throws(PulseError) {
-                try context.subscribe(.sinkInput)
+                try context.subscribe([.server, .sink, .card, .sinkInput, .sourceOutput])
             } catch {
-                // Volume tracking is a nicety: play on without it.
+                // Volume tracking and fresh facts are lost; the first facts still come below.
             }
             emit(.serverConnected)
+            observer?.attach(context)
             if let pending = pendingPlay {
                 pendingPlay = nil
                 start(pending.feed, playing: pending.playing)
             }
         case .failed, .terminated:
+            observer?.detach()
             // The stream died with the context; the source's position is the app's to restore.
             releaseStream()
             current = nil
@@ -107,6 +109,10 @@ extension OutputEngine {
     }
 
     private func subscriptionEvent(_ event: SubscriptionEvent) {
+        switch event.facility {
+        case .server, .sink, .card, .sinkInput, .sourceOutput: observer?.refreshSoon()
+        default: break
+        }
         guard event.facility == .sinkInput, event.kind == .change,
               let index = stream?.index, event.index == index else { return }
         refreshVolume(index: index, report: true)

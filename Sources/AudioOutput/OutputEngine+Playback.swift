@@ -120,6 +120,8 @@ extension OutputEngine {
         stream.onWriteRequest = nil
         stream.onStarted = nil
         stream.onUnderflow = nil
+        stream.onEvent = nil
+        stream.onMoved = nil
         if stream.state == .ready || stream.state == .creating {
             do throws(PulseError) {
                 try stream.disconnect()
@@ -130,6 +132,7 @@ extension OutputEngine {
         self.stream = nil
         streamFormat = nil
         knownVolume = nil
+        observer?.refreshSoon()  // ourSinkName is nil now
     }
 
     private func resetQueue(startingWith feed: Feed, announce: Bool) {
@@ -181,6 +184,10 @@ extension OutputEngine {
             stream.onWriteRequest = { [weak self] _ in self?.fillBuffer() }
             stream.onStarted = { [weak self] in self?.playbackRestarted() }
             stream.onUnderflow = { [weak self] in self?.queueRanEmpty() }
+            stream.onEvent = { [weak self] name in self?.streamEvent(name) }
+            // The fastest sign that our sink went away: the server moves us before it tells
+            // anyone the sink is gone.
+            stream.onMoved = { [weak self] in self?.observer?.refreshSoon() }
             let attributes = BufferAttributes(
                 targetLength: spec.bytes(forMicroseconds: UInt64(Self.targetSeconds * 1e6)),
                 prebuffer: spec.bytes(forMicroseconds: UInt64(Self.prebufferSeconds * 1e6)),
@@ -211,12 +218,23 @@ extension OutputEngine {
         switch stream.state {
         case .ready:
             if let index = stream.index { refreshVolume(index: index, report: false) }
+            observer?.refreshSoon()  // ourSinkName is known now
             kick()
         case .failed, .terminated:
             // Killed by the server (e.g. `pactl kill-sink-input`) or lost with the context.
             releaseStream()
         default:
             break
+        }
+    }
+
+    /// Cork requests are only reported: the app decides, and calls `pause()`/`resume()`. (The
+    /// server sends request-uncork only to a client that really corked itself.)
+    private func streamEvent(_ name: String) {
+        switch name {
+        case Stream.EventName.requestCork: emit(.corkRequested)
+        case Stream.EventName.requestUncork: emit(.uncorkRequested)
+        default: break
         }
     }
 

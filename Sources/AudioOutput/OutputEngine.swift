@@ -87,6 +87,9 @@ final class OutputEngine: @unchecked Sendable {
     /// Set by the app before a stream existed: given to the next stream at connect time.
     var requestedVolume: Volume?
 
+    // The server's devices and streams, reported as `soundServerChanged`.
+    var observer: SoundServerObserver?
+
     var isShutDown = false
 
     init(mainloop: ThreadedMainloop, identity: StreamIdentity,
@@ -101,6 +104,8 @@ final class OutputEngine: @unchecked Sendable {
         workTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.doWork() }
         startTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.checkStarts() }
         reconnectTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.reconnect() }
+        observer = try SoundServerObserver(mainloop: mainloop, ourStream: { [weak self] in self?.stream },
+                                           report: { [weak self] in self?.emit(.soundServerChanged($0)) })
     }
 
     func emit(_ event: OutputEvent) { events(event) }
@@ -123,6 +128,8 @@ final class OutputEngine: @unchecked Sendable {
         workTimer = nil
         startTimer = nil
         reconnectTimer = nil
+        observer?.shutDown()
+        observer = nil
         if let context {
             context.onStateChange = nil
             context.onSubscriptionEvent = nil

@@ -1,7 +1,7 @@
 public import PlayerCore
 
 /// What the output reports to the app, on the output's own thread.
-public enum OutputEvent: Sendable, Hashable {
+public enum OutputEvent: Sendable, Equatable {
     /// The first sample of this entry is audible now (within a few ms). For a gapless switch:
     /// when playback crosses the boundary, not when decoding does.
     case started(EntryID)
@@ -18,4 +18,13 @@ public enum OutputEvent: Sendable, Hashable {
     /// The context is ready (first connect and every reconnect). Streams from before a loss are
     /// gone: the app plays again from where it was.
     case serverConnected
+    /// What the server says about its devices and streams changed (or was read for the first
+    /// time on this connection): sinks, ports, default sink, the sink we play on, phone streams.
+    /// Reported after each burst of server events, only when different from the last report.
+    case soundServerChanged(SoundServerFacts)
+    /// The server asks us to cork (e.g. `module-role-cork`: a phone stream started; it has
+    /// usually muted us already). Nothing is corked by the output itself.
+    case corkRequested
+    /// The reason for a cork request is gone. Sent only if we really corked (`pause()`).
+    case uncorkRequested
 }

@@ -106,6 +106,12 @@ public final class PlaybackOutput: @unchecked Sendable {
     /// The server's index of our sink input, nil without a ready stream.
     public var streamIndex: UInt32? { withEngine { $0.stream?.index } ?? nil }
 
+    /// The name of the sink our stream plays on; nil without a ready stream.
+    public var sinkName: String? { withEngine { $0.stream?.deviceName } ?? nil }
+
+    /// The facts last reported in `soundServerChanged`; nil while not connected.
+    public var soundServerFacts: SoundServerFacts? { withEngine { $0.observer?.lastReported } ?? nil }
+
     /// Whether the server connection is ready.
     public var isConnected: Bool { withEngine { $0.isReady } ?? false }
 

@@ -15,6 +15,12 @@ public final class Proplist: @unchecked Sendable {
         public static let applicationName = "application.name"
         public static let applicationID = "application.id"
         public static let applicationIconName = "application.icon_name"
+        /// A device's shape: internal, speaker, headphone, headset, hands-free, car, hifi, …
+        public static let deviceFormFactor = "device.form_factor"
+        /// How a device is attached: pci, usb, bluetooth, …
+        public static let deviceBus = "device.bus"
+        /// The driver API behind a device: alsa, bluez, …
+        public static let deviceAPI = "device.api"
     }
 
     /// How `Stream.updateProperties` merges a proplist into the existing one.

@@ -121,6 +121,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
                 lostSoundServer = false
                 handle(.outputReconnected)
             }
+        case .soundServerChanged, .corkRequested, .uncorkRequested: break
         }
     }
 
