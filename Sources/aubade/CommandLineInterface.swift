@@ -9,13 +9,19 @@ enum CommandLineInterface {
 
     static let usage = """
         usage: aubade serve [--log-level LEVEL] [PATH…]
+               aubade monitor
+               aubade route
                aubade --help | --version
 
         serve   Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on
                 the session bus and play PATHs (MP3 files, folders, M3U/M3U8 playlists).
                 Control it with playerctl -p aubade, media keys, or any MPRIS client.
 
-        options:
+        monitor Print, live, every remote command the service receives, every route change
+                and interruption, and each change of playback status, one line each with a time.
+        route   Print where the music goes now: the output's kind, name, port and bus.
+
+        options of serve:
           --log-level LEVEL   debug, info (default), notice, warning or error
         """
 
@@ -34,6 +40,12 @@ enum CommandLineInterface {
             return 0
         case "serve":
             return serve(rest)
+        case "monitor", "route":
+            guard rest.isEmpty else {
+                printError("aubade \(verb): takes no arguments")
+                return 64
+            }
+            return verb == "monitor" ? Monitor.run() : ClientVerbs.route()
         default:
             printError("aubade: unknown verb '\(verb)'\n\(usage)")
             return 64
