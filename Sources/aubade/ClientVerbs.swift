@@ -7,8 +7,14 @@ import MPRIS
 enum ClientVerbs {
     /// `aubade route`: where the music goes now.
     static func route() -> Int32 {
+        let queue = DispatchQueue(label: "aubade.client")
+        return queue.sync { routeOnQueue(queue) }
+    }
+
+    /// DBusKit connections are used on their own queue only.
+    private static func routeOnQueue(_ queue: DispatchQueue) -> Int32 {
         do throws(DBusError) {
-            let connection = try Connection(bus: .session, queue: DispatchQueue(label: "aubade.client"))
+            let connection = try Connection(bus: .session, queue: queue)
             let call = try Message.methodCall(destination: MPRISNames.busName, path: MPRISNames.objectPath,
                                               interface: MPRISNames.propertiesInterface, member: "Get",
                                               arguments: [.string(MPRISNames.audioSessionInterface), .string("CurrentRoute")])
