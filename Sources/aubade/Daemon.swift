@@ -121,7 +121,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
                 lostSoundServer = false
                 handle(.outputReconnected)
             }
-        case .soundServerChanged, .corkRequested, .uncorkRequested: break
+        case .soundServerChanged(let facts): handle(Event.soundServerChanged(facts))
+        case .corkRequested: handle(Event.corkRequested)
+        case .uncorkRequested: handle(Event.uncorkRequested)
         }
     }
 
