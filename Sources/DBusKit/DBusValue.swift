@@ -17,6 +17,9 @@ public indirect enum DBusValue: Sendable, Equatable {
     case string(String)
     case objectPath(String)
     case signature(String)
+    /// `h`: a file descriptor passed over the bus. When read from a message it is a new
+    /// descriptor the receiver owns and must close; when sent, libdbus sends a duplicate.
+    case unixFD(Int32)
     /// `a<elementSignature>`; every element must have exactly `elementSignature`.
     case array(elementSignature: String, [DBusValue])
     /// `a{<keySignature><valueSignature>}`; the key must be a basic type.
@@ -41,6 +44,7 @@ public indirect enum DBusValue: Sendable, Equatable {
         case .string: "s"
         case .objectPath: "o"
         case .signature: "g"
+        case .unixFD: "h"
         case .array(let element, _): "a" + element
         case .dictionary(let key, let value, _): "a{" + key + value + "}"
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
@@ -63,6 +67,7 @@ public indirect enum DBusValue: Sendable, Equatable {
         case let (.string(a), .string(b)): a == b
         case let (.objectPath(a), .objectPath(b)): a == b
         case let (.signature(a), .signature(b)): a == b
+        case let (.unixFD(a), .unixFD(b)): a == b
         case let (.array(sa, a), .array(sb, b)): sa == sb && a == b
         case let (.dictionary(ka, va, a), .dictionary(kb, vb, b)):
             ka == kb && va == vb && a.count == b.count

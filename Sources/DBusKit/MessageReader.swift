@@ -36,6 +36,7 @@ enum MessageReader {
         case CDBUS_TYPE_STRING: return .string(try string(iter))
         case CDBUS_TYPE_OBJECT_PATH: return .objectPath(try string(iter))
         case CDBUS_TYPE_SIGNATURE: return .signature(try string(iter))
+        case CDBUS_TYPE_UNIX_FD: return .unixFD(basic(iter).fd)
         case CDBUS_TYPE_ARRAY: return try readArray(iter, depth: depth)
         case CDBUS_TYPE_STRUCT:
             return .structure(try readElements(iter, depth: depth))

@@ -36,6 +36,8 @@ enum MessageWriter {
         switch value {
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double:
             return
+        case .unixFD(let fd):
+            try DBusValidation.require(fd >= 0, "invalid file descriptor \(fd)")
         case .string(let s):
             try DBusValidation.require(DBusValidation.isValidString(s), "string is not valid for D-Bus (NUL or bad UTF-8)")
         case .objectPath(let p):
@@ -96,6 +98,7 @@ enum MessageWriter {
         case .string(let s): try appendString(s, CDBUS_TYPE_STRING, iter)
         case .objectPath(let s): try appendString(s, CDBUS_TYPE_OBJECT_PATH, iter)
         case .signature(let s): try appendString(s, CDBUS_TYPE_SIGNATURE, iter)
+        case .unixFD(let fd): try appendBasic(fd, CDBUS_TYPE_UNIX_FD, iter)
         case .array(let elementSignature, let elements):
             try withContainer(CDBUS_TYPE_ARRAY, elementSignature, on: iter) { sub throws(DBusError) in
                 for element in elements {

@@ -22,6 +22,24 @@ final class MarshallingTests: XCTestCase {
         XCTAssertEqual(message.signature, "ybbnqiuxtdssoogg")
     }
 
+    /// A descriptor travels as a duplicate the reader owns (logind's Inhibit returns one).
+    func testFileDescriptorTravelsAsADuplicate() throws {
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let message = try Message.methodCall(destination: nil, path: "/t", interface: "org.aubade.Test",
+                                             member: "Fd", arguments: [.unixFD(ends[1])])
+        XCTAssertEqual(message.signature, "h")
+        guard case .unixFD(let copy)? = try message.arguments().first else { return XCTFail("no fd read back") }
+        XCTAssertNotEqual(copy, ends[1])
+        var byte: UInt8 = 42
+        XCTAssertEqual(write(copy, &byte, 1), 1)
+        close(copy)
+        byte = 0
+        XCTAssertEqual(read(ends[0], &byte, 1), 1)
+        XCTAssertEqual(byte, 42)
+    }
+
     func testNestedContainers() throws {
         let metadata = DBusValue.vardict([
             ("mpris:trackid", .objectPath("/org/aubade/Track/1")),
