@@ -42,6 +42,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["aubade"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit"]),
     ]
 )

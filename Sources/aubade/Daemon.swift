@@ -28,6 +28,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private var signalSources: [DispatchSourceSignal] = []
     private(set) var busName = MPRISNames.busName
     private var lostSoundServer = false
+    private var sleepWatcher: SleepWatcher?
 
     init(queue: DispatchQueue) throws(DBusError) {
         coreQueue = queue
@@ -50,6 +51,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             self.coreQueue.async { self.handle(event) }
         }
         installSignalHandlers()
+        let sleepWatcher = SleepWatcher(queue: coreQueue) { [weak self] in self?.handle(.sleepImminent) }
+        sleepWatcher.start()
+        self.sleepWatcher = sleepWatcher
         if !tracks.isEmpty { handle(.enqueue(tracks, play: true)) }
     }
 
@@ -147,7 +151,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             Log.info("interruption ended\(shouldResume ? "; resuming" : "")")
             mpris?.announceInterruptionEnded(shouldResume: shouldResume)
         case .readyForSleep:
-            break  // The sleep inhibitor, when held, is released by the sleep watcher.
+            sleepWatcher?.readyForSleep()
         case .quit:
             // After this turn, so a Quit call is answered before the name goes away.
             coreQueue.async { [self] in shutDown() }

@@ -44,8 +44,9 @@ class AubadeTestCase: XCTestCase {
     }
 
     @discardableResult
-    func startDaemon(_ arguments: [String], waitingFor name: String? = Daemon.busName) throws -> Daemon {
-        let daemon = try Daemon(serve: arguments)
+    func startDaemon(_ arguments: [String], waitingFor name: String? = Daemon.busName,
+                     environment: [String: String] = [:]) throws -> Daemon {
+        let daemon = try Daemon(serve: arguments, environment: environment)
         daemons.append(daemon)
         if let name { try daemon.waitForBusName(name) }
         return daemon

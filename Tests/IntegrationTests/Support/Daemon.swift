@@ -22,7 +22,7 @@ final class Daemon {
     private(set) var uniqueName: String?
 
     /// Starts `aubade serve ARGUMENTS` without waiting for anything.
-    init(serve arguments: [String]) throws {
+    init(serve arguments: [String], environment extra: [String: String] = [:]) throws {
         self.arguments = ["serve"] + arguments
         home = TestRunDirectory.url.appendingPathComponent("home-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -32,7 +32,7 @@ final class Daemon {
             "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
             "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
             "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
-        ])
+        ].merging(extra) { _, new in new })
     }
 
     /// Waits (polling every 20 ms, up to `timeout`) until `name` has an owner on the bus.
