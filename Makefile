@@ -11,7 +11,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT_FLAGS ?=
 MUSIC ?=
 
-.PHONY: all deps build release test run clean
+.PHONY: all deps build release test bench run clean
 
 all: build
 
@@ -29,6 +29,18 @@ release: deps
 test: deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	scripts/audio-session -- swift test $(SWIFT_FLAGS)
+
+# The audio-session benchmark (issue 3): unplug → Paused, our audio reaching the other sink,
+# cork request → Paused, position lost across an interruption (and mpv beside us when installed).
+# Prints BENCHMARK lines and writes .build/bench/audio-session.{json,md}; PulseAudio, then PipeWire.
+bench: deps
+	swift build --build-tests $(SWIFT_FLAGS)
+	@rm -f .build/bench/audio-session.json .build/bench/audio-session.md; status=0; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter BenchmarkTests || status=$$?; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter BenchmarkTests || status=$$?; \
+	exit $$status
 
 run: release
 	AUBADE_BINARY="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade" scripts/serve $(MUSIC)
