@@ -8,9 +8,10 @@ struct Subprocess {
     let pid: pid_t
     private let stdoutFD: Int32?
 
-    /// Starts `path` with `arguments`; `environment` entries are added to ours.
+    /// Starts `path` with `arguments`; `environment` entries are added to ours, the variables
+    /// named in `unsetting` are left out.
     init(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
-         captureOutput: Bool) throws {
+         unsetting: [String] = [], captureOutput: Bool) throws {
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }
@@ -26,6 +27,7 @@ struct Subprocess {
         posix_spawn_file_actions_addopen(&fileActions, 2, "/dev/null", O_WRONLY, 0)
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in extra { environment[key] = value }
+        for key in unsetting { environment[key] = nil }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

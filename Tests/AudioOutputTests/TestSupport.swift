@@ -43,6 +43,34 @@ final class EventLog: Sendable {
 
     var events: [OutputEvent] { entries.withLock { $0.map(\.event) } }
 
+    /// The events about our playback only (not the server's connection, devices or policy),
+    /// which arrive in an order the tests can check.
+    var playbackEvents: [OutputEvent] { events.filter { !$0.isAboutServer } }
+
+    /// Every `soundServerChanged` so far, in order.
+    var facts: [SoundServerFacts] {
+        events.compactMap { if case .soundServerChanged(let facts) = $0 { facts } else { nil } }
+    }
+
+    /// Waits for a `soundServerChanged` matching `match` (that arrived at `since` or later);
+    /// returns it and when it arrived.
+    func waitForFacts(since: ContinuousClock.Instant? = nil, timeout: Double = 5,
+                      where match: (SoundServerFacts) -> Bool)
+        -> (facts: SoundServerFacts, time: ContinuousClock.Instant)? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            let hit = entries.withLock { entries -> (SoundServerFacts, ContinuousClock.Instant)? in
+                for entry in entries where since.map({ entry.time >= $0 }) ?? true {
+                    if case .soundServerChanged(let facts) = entry.event, match(facts) { return (facts, entry.time) }
+                }
+                return nil
+            }
+            if let hit { return hit }
+            usleep(1_000)
+        }
+        return nil
+    }
+
     func time(of event: OutputEvent) -> ContinuousClock.Instant? {
         entries.withLock { $0.first { $0.event == event }?.time }
     }
@@ -61,6 +89,16 @@ final class EventLog: Sendable {
             usleep(5_000)
         }
         return nil
+    }
+}
+
+extension OutputEvent {
+    /// About the server (connection, devices, its policy's requests) rather than our playback.
+    var isAboutServer: Bool {
+        switch self {
+        case .serverConnected, .serverLost, .soundServerChanged, .corkRequested, .uncorkRequested: true
+        default: false
+        }
     }
 }
 
