@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+import AudioOutput
+import PlayerCore
+
+/// The unplug and phone-stream facts on PipeWire (pipewire-pulse), the sound server of current
+/// desktops. Runs only when `PULSE_SERVER` points at one, e.g. under
+/// `scripts/audio-session --server pipewire`; skipped otherwise. It unloads and reloads the
+/// shared `headphones` sink, leaving it as it found it (the default sink again).
+final class PipeWireFactsTests: XCTestCase {
+    private var server: PulseServer!
+    private let a = EntryID(1)
+
+    override func setUpWithError() throws {
+        let server = try PulseServer()
+        try XCTSkipUnless(server.isExternal, "needs PULSE_SERVER pointing at pipewire-pulse")
+        let info = try server.pactl("info")
+        try XCTSkipUnless(info.contains("PipeWire"), "the server at PULSE_SERVER is not PipeWire")
+        try XCTSkipUnless(try server.moduleIndex(ofSink: "headphones") != nil, "no headphones null sink")
+        self.server = server
+    }
+
+    private func playing(_ log: EventLog) throws -> PlaybackOutput {
+        let output = PlaybackOutput(identity: StreamIdentity(applicationName: "AubadeTest",
+                                                            applicationID: "org.aubade.Test")) { log.append($0) }
+        addTeardownBlock { output.shutdown() }
+        try output.connect()
+        output.play(sineSource(seconds: 30), entry: a, title: "Sine", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        XCTAssertNotNil(log.waitForFacts { $0.ourSinkName == "headphones" }, "\(log.facts)")
+        return output
+    }
+
+    func testUnloadingOurSinkReportsTheMove() throws {
+        let log = EventLog()
+        let output = try playing(log)
+        let module = try XCTUnwrap(try server.moduleIndex(ofSink: "headphones"))
+        addTeardownBlock { [server] in
+            // Put the device back for the tests after this one.
+            _ = try? server?.pactl("load-module", "module-null-sink", "sink_name=headphones",
+                                   "sink_properties=\"device.form_factor=headphone device.description=Headphones\"")
+            _ = try? server?.pactl("set-default-sink", "headphones")
+            _ = eventually(timeout: 3) { (try? server?.pactl("get-default-sink"))??.hasPrefix("headphones") == true }
+        }
+        let issued = ContinuousClock.now
+        try server.pactl("unload-module", module)
+        let returned = ContinuousClock.now
+        let hit = try XCTUnwrap(log.waitForFacts(since: issued) {
+            $0.ourSinkName == "speakers" && $0.sink(named: "headphones") == nil
+        }, "\(log.facts)")
+        print(String(format: "PipeWire unload → facts: %.1f ms after pactl returned (%.1f ms after it started)",
+                     (hit.time - returned).seconds * 1000, (hit.time - issued).seconds * 1000))
+        XCTAssertEqual(output.sinkName, "speakers")
+    }
+
+    /// PipeWire has no role-cork: the phone stream is counted, but no cork request comes.
+    func testPhoneStreamIsCountedWithoutCorkRequest() throws {
+        let log = EventLog()
+        _ = try playing(log)
+        let wav = FileManager.default.temporaryDirectory
+            .appendingPathComponent("aubade-call-\(getpid()).wav").path
+        defer { unlink(wav) }
+        _ = try Subprocess.run("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", wav, "synth", "0.5", "sine", "300",
+                                                "gain", "-20"])
+        let issued = ContinuousClock.now
+        let call = try Subprocess("/usr/bin/paplay", ["--property=media.role=phone", wav], captureOutput: false)
+        let counted = try XCTUnwrap(log.waitForFacts(since: issued) { $0.phoneStreamCount == 1 }, "\(log.facts)")
+        print(String(format: "PipeWire phone stream: facts %.1f ms after paplay started",
+                     (counted.time - issued).seconds * 1000))
+        _ = call.finish()
+        XCTAssertNotNil(log.waitForFacts(since: counted.time) { $0.phoneStreamCount == 0 }, "\(log.facts)")
+        XCTAssertFalse(log.events.contains(.corkRequested), "\(log.events)")
+    }
+}
