@@ -53,11 +53,16 @@ public struct PlayerState: Sendable, Equatable {
 
     /// Applies one event and returns what must be done about it.
     public mutating func handle(_ event: Event, at now: Instant) -> [Effect] {
-        if event.isTransportCommand {
-            // A person acted: nothing resumes by itself any more.
-            interruption.userActed = interruption.isActive
-            lostRoute = nil
-        }
+        guard event.isTransportCommand else { return apply(event, at: now) }
+        // A person acted: nothing resumes by itself any more, and a pause left standing is theirs.
+        interruption.userActed = interruption.isActive
+        lostRoute = nil
+        let effects = apply(event, at: now)
+        if status == .paused { pauseReason = .user }
+        return effects
+    }
+
+    private mutating func apply(_ event: Event, at now: Instant) -> [Effect] {
         switch event {
         case .play: return play(at: now)
         case .pause: return pause(at: now, reason: .user)
@@ -83,7 +88,7 @@ public struct PlayerState: Sendable, Equatable {
         case .soundServerChanged(let facts): return soundServerChanged(facts, at: now)
         case .corkRequested: return beginInterruption(.corkRequest, at: now)
         case .uncorkRequested: return endInterruption(.corkRequest, at: now)
-        case .sleepImminent: return pause(at: now, reason: .sleep) + [.readyForSleep]
+        case .sleepImminent: return prepareForSleep(at: now)
         case .setPolicy(let newPolicy): policy = newPolicy; return []
         case .trackUnplayable(let entry, let reason): return trackUnplayable(entry, reason: reason, at: now)
         }

@@ -268,19 +268,17 @@ import Testing
         var player = Player(start: .playing, facts: Readings.onHeadphones())
         #expect(player.send(.corkRequested, at: 10).outputs == [.pause])
         #expect(player.send(.sleepImminent, at: 11) == [.readyForSleep])
-        withKnownIssue(Comment(rawValue: Self.sleepEndsAutomaticPause)) {
-            #expect(player.send(.uncorkRequested, at: 12).outputs == [])
-            #expect(player.status == .paused)
-        }
+        #expect(player.send(.uncorkRequested, at: 12).outputs == [])
+        #expect(player.status == .paused)
+    
     }
 
     @Test func sleepAfterARouteLossCancelsTheReconnectResume() {
         var player = Player(start: .playing, facts: Readings.onBluetooth, policy: Self.resumingPolicy)
         #expect(player.send(.soundServerChanged(Readings.bluetoothGone), at: 10).outputs == [.pause])
         #expect(player.send(.sleepImminent, at: 11) == [.readyForSleep])
-        withKnownIssue(Comment(rawValue: Self.sleepEndsAutomaticPause)) {
-            #expect(player.send(.soundServerChanged(Readings.onBluetooth), at: 20).outputs == [])
-            #expect(player.status == .paused)
-        }
+        #expect(player.send(.soundServerChanged(Readings.onBluetooth), at: 20).outputs == [])
+        #expect(player.status == .paused)
+    
     }
 }

@@ -23,9 +23,18 @@ extension PlayerState {
     private mutating func apply(_ change: RouteChange, at now: Instant) -> [Effect] {
         switch change.reason {
         case .oldDeviceUnavailable, .noSuitableRoute:
-            guard policy.pauseOnRouteLoss, status == .playing,
+            guard policy.pauseOnRouteLoss,
                   change.reason == .noSuitableRoute || change.previous?.portType.isPrivateListening == true
             else { return [] }
+            if status == .paused, pauseReason == .interruption {
+                // The headphones went during a call: the call's resume would now play to the
+                // loudspeaker. The device's loss is what keeps us paused.
+                interruption.pausedUs = false
+                pauseReason = .routeChange
+                if let previous = change.previous { lostRoute = LostRoute(route: previous, at: now) }
+                return []
+            }
+            guard status == .playing else { return [] }
             if let previous = change.previous { lostRoute = LostRoute(route: previous, at: now) }
             return pause(at: now, reason: .routeChange)
         case .newDeviceAvailable:
@@ -71,4 +80,16 @@ extension PlayerState {
 struct LostRoute: Sendable, Equatable {
     var route: AudioRoute
     var at: Instant
+}
+
+extension PlayerState {
+    /// Before sleep: pause, and forget any resume that was pending (a call's end or a
+    /// device's return after waking must not start the music: sleep never resumes by itself).
+    mutating func prepareForSleep(at now: Instant) -> [Effect] {
+        interruption.pausedUs = false
+        lostRoute = nil
+        // An automatic pause becomes sleep's (so nothing resumes it); a person's stays theirs.
+        if status == .paused, pauseReason != .user { pauseReason = .sleep }
+        return pause(at: now, reason: .sleep) + [.readyForSleep]
+    }
 }

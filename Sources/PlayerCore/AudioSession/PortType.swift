@@ -40,7 +40,9 @@ public enum PortType: String, Sendable, CaseIterable {
         case 2: return .builtInSpeaker                // SPEAKER
         case 3: return .headphones                    // HEADPHONES
         case 6, 7, 17: return .headset                // HEADSET, HANDSET, HANDSFREE
-        case 4, 9, 19, 22: return .lineOut            // LINE, SPDIF, HIFI, ANALOG
+        case 4, 9, 19: return .lineOut                // LINE, SPDIF, HIFI
+        // ANALOG (22) is what USB cards' generic port reports: it says nothing about the
+        // device, so the form factor and bus decide.
         case 10, 11: return .hdmi                     // HDMI, TV
         case 14: return .usbAudio                     // USB
         case 15: return .bluetoothA2DP                // BLUETOOTH

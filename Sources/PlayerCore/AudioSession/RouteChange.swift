@@ -41,11 +41,8 @@ public struct RouteChange: Sendable, Equatable {
 
         if previous.sinkName == current.sinkName {
             if previous.portName != current.portName {
-                let oldPort = new.sink(named: current.sinkName)?.ports.first { $0.name == previous.portName }
-                if oldPort == nil || oldPort?.availability == .no { return change(.oldDeviceUnavailable) }
-                let newPortBefore = old.sink(named: current.sinkName)?.ports.first { $0.name == current.portName }
-                if newPortBefore?.availability == .no { return change(.newDeviceAvailable) }
-                return change(.override)
+                return change(portSwitchReason(old: old, new: new, from: previous.portName,
+                                               to: current.portName, on: current.sinkName))
             }
             if new.sinks.contains(where: { !oldSinkNames.contains($0.name) }) { return change(.newDeviceAvailable) }
             return previous == current ? nil : change(.override)
@@ -53,5 +50,22 @@ public struct RouteChange: Sendable, Equatable {
         if new.sink(named: previous.sinkName) == nil { return change(.oldDeviceUnavailable) }
         if !oldSinkNames.contains(current.sinkName) { return change(.newDeviceAvailable) }
         return change(.override)
+    }
+
+    /// Why a sink switched ports. A jack changes two availabilities at once (plugging
+    /// headphones in also marks a laptop's speaker port unavailable), so the port that went
+    /// to or from a definite "yes" tells what was plugged or unplugged.
+    private static func portSwitchReason(old: SoundServerFacts, new: SoundServerFacts, from oldPortName: String?,
+                                         to newPortName: String?, on sinkName: String) -> Reason {
+        func availability(_ facts: SoundServerFacts, _ port: String?) -> PortFacts.Availability? {
+            facts.sink(named: sinkName)?.ports.first { $0.name == port }?.availability
+        }
+        let oldPortBefore = availability(old, oldPortName), oldPortNow = availability(new, oldPortName)
+        let newPortBefore = availability(old, newPortName), newPortNow = availability(new, newPortName)
+        if oldPortBefore == .yes, oldPortNow == .no || oldPortNow == nil { return .oldDeviceUnavailable }
+        if newPortBefore == .no, newPortNow == .yes { return .newDeviceAvailable }
+        if oldPortNow == .no || oldPortNow == nil { return .oldDeviceUnavailable }
+        if newPortBefore == .no, newPortNow != .no { return .newDeviceAvailable }
+        return .override
     }
 }
