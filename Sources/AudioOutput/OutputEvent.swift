@@ -21,6 +21,9 @@ public enum OutputEvent: Sendable, Equatable {
     /// What the server says about its devices and streams changed (or was read for the first
     /// time on this connection): sinks, ports, default sink, the sink we play on, phone streams.
     /// Reported after each burst of server events, only when different from the last report.
+    /// When our sink goes away, PulseAudio moves our stream first and the first report already
+    /// names the new sink; PipeWire removes the sink first, so one report may still name our
+    /// old sink while `sinks` no longer lists it, followed within ~1 ms by the move.
     case soundServerChanged(SoundServerFacts)
     /// The server asks us to cork (e.g. `module-role-cork`: a phone stream started; it has
     /// usually muted us already). Nothing is corked by the output itself.

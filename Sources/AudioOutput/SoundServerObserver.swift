@@ -133,8 +133,11 @@ final class SoundServerObserver: @unchecked Sendable {
     static func facts(server: ServerInfo, sinks: [SinkInfo], cards: [CardInfo], sinkInputs: [SinkInputInfo],
                       sourceOutputs: [SourceOutputInfo], ourStream: Stream?) -> SoundServerFacts {
         let ourIndex = ourStream?.index
-        // The sink-input list is from the same moment as the sink list; the stream's own idea
-        // (updated by move notifications) covers a stream newer than the snapshot.
+        // The sink-input list is from the same moment as the sink list. The stream's own idea
+        // (updated by move notifications) covers a stream newer than the snapshot, and the
+        // moment on PipeWire when our sink is already gone from the list but our stream has not
+        // been moved yet: then ourSinkName names a sink that is not in `sinks` (the truth: we
+        // have just lost our device), and the next report, ~1 ms later, names the new sink.
         let ourSinkName: String?
         if let ourIndex, let input = sinkInputs.first(where: { $0.index == ourIndex }),
            let sink = sinks.first(where: { $0.index == input.sinkIndex }) {
