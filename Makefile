@@ -26,9 +26,10 @@ release: deps
 	swift build -c release $(SWIFT_FLAGS)
 
 # The integration tests of the audio session (route changes, interruptions, `aubade monitor`
-# and `aubade route`, and the check that the harness runs the server it claims to): they run a
-# second time on PipeWire, the sound server of current desktops.
-PIPEWIRE_TESTS := IntegrationTests\.(SoundServerTests|RouteChangeTests|InterruptionTests|AudioSessionCommandTests)
+# and `aubade route`, and the check that the harness runs the server it claims to), and the
+# output engine's PipeWire facts (skipped on PulseAudio): they run a second time on PipeWire,
+# the sound server of current desktops.
+PIPEWIRE_TESTS := IntegrationTests\.(SoundServerTests|RouteChangeTests|InterruptionTests|AudioSessionCommandTests)|AudioOutputTests\.PipeWireFactsTests
 
 # Two runs of the tests built once: everything on PulseAudio (with module-role-cork), then the
 # audio-session tests on PipeWire (pipewire + wireplumber + pipewire-pulse). Both always run;

@@ -50,11 +50,10 @@ final class InterruptionTests: AudioSessionTestCase {
 
         waitForCallToEnd(call)
 
-        let ended = monitor.waitForMessage(after: mark, timeout: 5) {
-            $0.isAudioSessionSignal && $0.member == "InterruptionEnded"
-        }
+        let ended = monitor.waitForMessage(after: mark, timeout: 5) { $0.interruptionEndedShouldResume != nil }
         XCTAssertNotNil(ended, "no InterruptionEnded; audio-session signals: \(describeAudioSessionSignals(monitor, after: mark))")
-        XCTAssertEqual(ended?.arguments.first?.bool, true, "InterruptionEnded(shouldResume): \(ended.map(String.init(describing:)) ?? "-")")
+        XCTAssertEqual(ended?.interruptionEndedShouldResume, true,
+                       "InterruptionEnded(shouldResume): \(ended.map(String.init(describing:)) ?? "-")")
         try waitForStatus("Playing")
         let positionAfter = try position()
         print(String(format: "position at the call %.3f s, while paused %.3f s, after resuming %.3f s (%@)",
@@ -82,11 +81,9 @@ final class InterruptionTests: AudioSessionTestCase {
         waitForCallToEnd(call)
 
         // Either InterruptionEnded(false) or no InterruptionEnded at all; never a resume.
-        let ended = monitor.waitForMessage(after: mark, timeout: 3) {
-            $0.isAudioSessionSignal && $0.member == "InterruptionEnded"
-        }
+        let ended = monitor.waitForMessage(after: mark, timeout: 3) { $0.interruptionEndedShouldResume != nil }
         if let ended {
-            XCTAssertEqual(ended.arguments.first?.bool, false, "InterruptionEnded after a user pause: \(ended)")
+            XCTAssertEqual(ended.interruptionEndedShouldResume, false, "InterruptionEnded after a user pause: \(ended)")
         }
         try assertStatusStays("Paused", for: 1.5, "after the call that the user paused during")
         XCTAssertEqual(try AudioSessionBus.pauseReason(), "user")

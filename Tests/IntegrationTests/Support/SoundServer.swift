@@ -237,10 +237,21 @@ struct Route: CustomStringConvertible {
 extension MonitoredMessage {
     var isAudioSessionSignal: Bool { kind == "signal" && interface == AudioSessionBus.interface }
 
-    /// RouteChanged's reason, previous and current route.
+    /// RouteChanged's reason, previous and current route; nil until all three arguments arrived.
     var routeChange: (reason: String, previous: Route, current: Route)? {
-        guard isAudioSessionSignal, member == "RouteChanged", let reason = arguments.first?.string else { return nil }
-        return (reason, Route(arguments.count > 1 ? arguments[1] : nil), Route(arguments.count > 2 ? arguments[2] : nil))
+        guard isAudioSessionSignal, member == "RouteChanged", arguments.count == 3,
+              let reason = arguments[0].string else { return nil }
+        return (reason, Route(arguments[1]), Route(arguments[2]))
+    }
+
+    /// InterruptionEnded's shouldResume; nil until its argument arrived.
+    ///
+    /// SignalMonitor cannot tell a message without arguments from one whose argument lines
+    /// dbus-monitor has not written yet (seen on PipeWire: the header came alone, `boolean true`
+    /// a moment later), so waits for signals that have arguments must ask for them.
+    var interruptionEndedShouldResume: Bool? {
+        guard isAudioSessionSignal, member == "InterruptionEnded" else { return nil }
+        return arguments.first?.bool
     }
 }
 
