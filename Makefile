@@ -50,13 +50,15 @@ test: deps
 # The audio-session benchmark (issue 3): unplug → Paused, our audio reaching the other sink,
 # cork request → Paused, position lost across an interruption (and mpv beside us when installed).
 # Prints BENCHMARK lines and writes .build/bench/audio-session.{json,md}; PulseAudio, then PipeWire.
+# AUBADE_BENCH_RUNS=N sets the repetitions (default 10). The anchored filter leaves out
+# IntegrationTests.LatencyBenchmarkTests, which runs in make test.
 bench: deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	@rm -f .build/bench/audio-session.json .build/bench/audio-session.md; status=0; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter BenchmarkTests || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter BenchmarkTests || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' || status=$$?; \
 	exit $$status
 
 run: release
