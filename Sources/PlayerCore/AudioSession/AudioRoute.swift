@@ -26,9 +26,12 @@ public struct AudioRoute: Sendable, Equatable {
                   bluetoothProfile: isBluetooth ? sink.cardProfile : nil)
     }
 
-    /// The route in `facts`: our stream's sink, or the default sink while we have no stream.
+    /// The route in `facts`: our stream's sink, or the default sink while we have no stream —
+    /// or while our sink is already gone from the list but the server has not moved us yet
+    /// (PipeWire reports the removal before the move; the default sink is where we will go).
     public init?(facts: SoundServerFacts) {
-        guard let sink = facts.sink(named: facts.ourSinkName ?? facts.defaultSinkName) else { return nil }
+        guard let sink = facts.sink(named: facts.ourSinkName) ?? facts.sink(named: facts.defaultSinkName)
+        else { return nil }
         self.init(sink: sink)
     }
 

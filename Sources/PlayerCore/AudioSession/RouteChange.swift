@@ -36,8 +36,13 @@ public struct RouteChange: Sendable, Equatable {
         let oldSinkNames = Set(old.sinks.map(\.name))
         func change(_ reason: Reason) -> RouteChange { RouteChange(reason: reason, previous: previous, current: current) }
 
-        guard let current else { return previous == nil ? nil : change(.noSuitableRoute) }
-        guard let previous else { return change(.newDeviceAvailable) }
+        guard let previous else { return current == nil ? nil : change(.newDeviceAvailable) }
+        guard let current else {
+            // Sinks are left but none is ours or the default yet: the server is between the
+            // removal of our device and moving us. Our device going is what happened.
+            let deviceGone = new.sink(named: previous.sinkName) == nil
+            return change(deviceGone && !new.sinks.isEmpty ? .oldDeviceUnavailable : .noSuitableRoute)
+        }
 
         if previous.sinkName == current.sinkName {
             if previous.portName != current.portName {
