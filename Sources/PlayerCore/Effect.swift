@@ -13,6 +13,8 @@ public enum Effect: Sendable, Equatable {
     case interruptionEnded(shouldResume: Bool)
     /// Paused for sleep: the daemon may let the system go (release its delay inhibitor).
     case readyForSleep
+    /// The queue changed: for the TrackList signals.
+    case trackList(TrackListChange)
     /// Stop serving: the daemon exits cleanly.
     case quit
 }
@@ -39,4 +41,20 @@ public enum LogLevel: String, Sendable, Comparable, CaseIterable {
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// How the queue changed, as MPRIS TrackList signals tell it.
+public enum TrackListChange: Sendable, Equatable {
+    /// These entries were inserted, in order, after `after` (nil: at the start).
+    case added([EntryID], after: EntryID?)
+    case removed(EntryID)
+    /// The whole queue is new.
+    case replaced
+}
+
+/// Where new tracks go in the queue.
+public enum QueuePlace: Sendable, Equatable {
+    case atStart
+    case after(EntryID)
+    case atEnd
 }

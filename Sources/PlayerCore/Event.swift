@@ -13,7 +13,8 @@ public enum Event: Sendable, Equatable {
     /// Whether this event is a person's command, which overrides any automatic resume.
     public var isTransportCommand: Bool {
         switch self {
-        case .play, .pause, .playPause, .stop, .next, .previous, .seek, .setPosition, .open: return true
+        case .play, .pause, .playPause, .stop, .next, .previous, .seek, .setPosition, .open, .goTo,
+             .replaceQueue: return true
         default: return false
         }
     }
@@ -33,6 +34,16 @@ public enum Event: Sendable, Equatable {
     case enqueue([Track], play: Bool)
     /// MPRIS OpenUri: inserts the tracks after the current one and plays the first now.
     case open([Track])
+    /// MPRIS TrackList.AddTrack: inserts the tracks at `place`; `makeCurrent` jumps to the first.
+    case addTracks([Track], at: QueuePlace, makeCurrent: Bool)
+    /// MPRIS TrackList.RemoveTrack: removing the current entry moves on to the next.
+    case removeTrack(EntryID)
+    /// MPRIS TrackList.GoTo: jumps to the entry, keeping the playback status.
+    case goTo(EntryID)
+    /// A new queue (a playlist activated or loaded): stops, replaces, and plays when asked.
+    case replaceQueue([Track], play: Bool)
+    /// Puts back what was saved: same track, Paused at the saved position.
+    case restore(PlayerMemento)
     case quit
 
     // What the audio output reports.

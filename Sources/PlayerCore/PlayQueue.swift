@@ -55,6 +55,36 @@ public struct PlayQueue: Sendable, Equatable {
         return ids
     }
 
+    /// Inserts tracks before every other entry (MPRIS AddTrack with AfterTrack = NoTrack).
+    @discardableResult
+    mutating func insertAtStart(_ tracks: [Track]) -> [EntryID] {
+        let ids = insert(tracks, after: nil)
+        let added = entries.suffix(ids.count)
+        entries.removeLast(ids.count)
+        entries.insert(contentsOf: added, at: 0)
+        playOrder.removeLast(ids.count)
+        playOrder.insert(contentsOf: ids, at: 0)
+        return ids
+    }
+
+    /// Replaces everything with `tracks` in the given play order (indices into `tracks`).
+    @discardableResult
+    mutating func replace(with tracks: [Track], playOrder order: [Int]? = nil) -> [EntryID] {
+        entries.removeAll()
+        playOrder.removeAll()
+        let ids = insert(tracks, after: nil)
+        if let order, order.count == ids.count, Set(order) == Set(ids.indices) {
+            playOrder = order.map { ids[$0] }
+        }
+        return ids
+    }
+
+    /// The entry before `id` in the queue the user sees (nil when first).
+    public func predecessor(of id: EntryID) -> EntryID? {
+        guard let index = entries.firstIndex(where: { $0.id == id }), index > 0 else { return nil }
+        return entries[index - 1].id
+    }
+
     mutating func remove(_ id: EntryID) {
         entries.removeAll { $0.id == id }
         playOrder.removeAll { $0 == id }

@@ -4,7 +4,8 @@ extension PlayerState {
         guard !tracks.isEmpty else { return [] }
         let ids = shuffle ? queue.insertShuffled(tracks, after: currentID, using: &random)
                           : queue.insert(tracks, after: nil)
-        var effects: [Effect] = [.log(.info, "queued \(tracks.count) track\(tracks.count == 1 ? "" : "s")")]
+        var effects: [Effect] = [.log(.info, "queued \(tracks.count) track\(tracks.count == 1 ? "" : "s")"),
+                                 .trackList(.added(ids, after: ids.first.flatMap(queue.predecessor(of:))))]
         let firstAdded = queue.playOrder.first(where: ids.contains)
         if currentID == nil, let firstAdded {
             select(firstAdded, at: now)
@@ -20,7 +21,8 @@ extension PlayerState {
     mutating func open(_ tracks: [Track], at now: Instant) -> [Effect] {
         let ids = queue.insert(tracks, after: currentID)
         guard let first = ids.first, let entry = queue.entry(first) else { return [] }
-        return start(entry, from: 0, playing: true, at: now)
+        return [.trackList(.added(ids, after: queue.predecessor(of: first)))]
+            + start(entry, from: 0, playing: true, at: now)
     }
 
     /// The last entry handed to the output: the one whose end the output will ask about.
@@ -69,6 +71,7 @@ extension PlayerState {
         let wasUpcoming = upcoming.contains(entryID)
         queue.remove(entryID)
         upcoming.removeAll { $0 == entryID }
+        effects.append(.trackList(.removed(entryID)))
 
         if wasCurrent {
             // Checked first: with LoopStatus Track the current entry can also be upcoming.

@@ -78,6 +78,12 @@ public struct PlayerState: Sendable, Equatable {
         case .setRate(let rate): return rate == 0 ? pause(at: now, reason: .user) : []
         case .enqueue(let tracks, let play): return enqueue(tracks, play: play, at: now)
         case .open(let tracks): return open(tracks, at: now)
+        case .addTracks(let tracks, let place, let makeCurrent):
+            return addTracks(tracks, at: place, makeCurrent: makeCurrent, at: now)
+        case .removeTrack(let entry): return removeTrack(entry, at: now)
+        case .goTo(let entry): return goTo(entry, at: now)
+        case .replaceQueue(let tracks, let play): return replaceQueue(with: tracks, play: play, at: now)
+        case .restore(let memento): return restore(memento, at: now)
         case .quit: return [.output(.stop), .quit]
         case .outputStarted(let entry): return outputStarted(entry, at: now)
         case .outputNeedsNext(let entry): return outputNeedsNext(after: entry)

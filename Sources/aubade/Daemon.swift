@@ -150,6 +150,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         case .interruptionEnded(let shouldResume):
             Log.info("interruption ended\(shouldResume ? "; resuming" : "")")
             mpris?.announceInterruptionEnded(shouldResume: shouldResume)
+        case .trackList:
+            break  // The TrackList interface announces these (issue 4).
         case .readyForSleep:
             sleepWatcher?.readyForSleep()
         case .quit:

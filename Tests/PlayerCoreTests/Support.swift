@@ -24,14 +24,25 @@ func tracks(_ count: Int, from first: Int = 0, length: Microseconds? = 100 * sec
 }
 
 extension Array where Element == Effect {
-    /// The effects other than log lines: what the adapters must act on.
+    /// The effects other than log lines and queue-change notices: what changes playback.
     var actions: [Effect] {
-        filter { if case .log = $0 { return false } else { return true } }
+        filter {
+            switch $0 {
+            case .log, .trackList: return false
+            default: return true
+            }
+        }
     }
 
-    /// The entry handed to the output when the effects are exactly one `enqueue`.
+    /// The queue-change notices (for the MPRIS TrackList signals).
+    var trackListChanges: [TrackListChange] {
+        compactMap { if case .trackList(let change) = $0 { return change } else { return nil } }
+    }
+
+    /// The entry handed to the output when the actions are exactly one `enqueue`.
     var enqueued: QueueEntry? {
-        guard count == 1, case .output(.enqueue(let entry)) = self[0] else { return nil }
+        let actions = self.actions
+        guard actions.count == 1, case .output(.enqueue(let entry)) = actions[0] else { return nil }
         return entry
     }
 
