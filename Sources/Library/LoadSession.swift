@@ -4,13 +4,13 @@ import PlayerCore
 /// One `QueueLoader.load` call in progress: the tracks and problems found so far, plus the
 /// guards that keep symlink loops and self-including playlists from running forever.
 final class LoadSession {
-    private let reader: (String) throws(DecodingError) -> Track
+    private let reader: @Sendable (String) throws(DecodingError) -> Track
     private(set) var tracks: [Track] = []
     private(set) var problems: [LoadProblem] = []
     /// Playlists being expanded right now (a playlist may list another, but not itself).
     private var openPlaylists: Set<String> = []
 
-    init(reader: @escaping (String) throws(DecodingError) -> Track) {
+    init(reader: @escaping @Sendable (String) throws(DecodingError) -> Track) {
         self.reader = reader
     }
 

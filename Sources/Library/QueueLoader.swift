@@ -6,11 +6,11 @@ import PlayerCore
 ///
 /// Every file is read (tags and exact length) while loading; an unplayable file is skipped
 /// and reported, never fatal.
-public struct QueueLoader {
-    private let reader: (String) throws(DecodingError) -> Track
+public struct QueueLoader: Sendable {
+    private let reader: @Sendable (String) throws(DecodingError) -> Track
 
     /// `reader` reads one file into a `Track`; tests inject a fake.
-    public init(reader: @escaping (String) throws(DecodingError) -> Track = TrackReader.read) {
+    public init(reader: @escaping @Sendable (String) throws(DecodingError) -> Track = TrackReader.read) {
         self.reader = reader
     }
 

@@ -6,8 +6,8 @@ enum IntrospectionXML {
     static let mediaPlayer2 = #"""
 <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
-<!-- What Aubade serves on /org/mpris/MediaPlayer2: MPRIS 2.2 root and Player, with the
-     standard interfaces. The daemon answers Introspect with exactly this text (a test checks). -->
+<!-- What Aubade serves on /org/mpris/MediaPlayer2: MPRIS 2.2 root, Player, TrackList and
+     Playlists, with the standard interfaces. The daemon answers Introspect with exactly this text (a test checks). -->
 <node>
   <interface name="org.freedesktop.DBus.Introspectable">
     <method name="Introspect">
@@ -91,6 +91,60 @@ enum IntrospectionXML {
     <property name="CanControl" type="b" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
     </property>
+  </interface>
+  <interface name="org.mpris.MediaPlayer2.TrackList">
+    <method name="GetTracksMetadata">
+      <arg name="TrackIds" type="ao" direction="in"/>
+      <arg name="Metadata" type="aa{sv}" direction="out"/>
+    </method>
+    <method name="AddTrack">
+      <arg name="Uri" type="s" direction="in"/>
+      <arg name="AfterTrack" type="o" direction="in"/>
+      <arg name="SetAsCurrent" type="b" direction="in"/>
+    </method>
+    <method name="RemoveTrack">
+      <arg name="TrackId" type="o" direction="in"/>
+    </method>
+    <method name="GoTo">
+      <arg name="TrackId" type="o" direction="in"/>
+    </method>
+    <signal name="TrackListReplaced">
+      <arg name="Tracks" type="ao"/>
+      <arg name="CurrentTrack" type="o"/>
+    </signal>
+    <signal name="TrackAdded">
+      <arg name="Metadata" type="a{sv}"/>
+      <arg name="AfterTrack" type="o"/>
+    </signal>
+    <signal name="TrackRemoved">
+      <arg name="TrackId" type="o"/>
+    </signal>
+    <signal name="TrackMetadataChanged">
+      <arg name="TrackId" type="o"/>
+      <arg name="Metadata" type="a{sv}"/>
+    </signal>
+    <property name="Tracks" type="ao" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="invalidates"/>
+    </property>
+    <property name="CanEditTracks" type="b" access="read"/>
+  </interface>
+  <interface name="org.mpris.MediaPlayer2.Playlists">
+    <method name="ActivatePlaylist">
+      <arg name="PlaylistId" type="o" direction="in"/>
+    </method>
+    <method name="GetPlaylists">
+      <arg name="Index" type="u" direction="in"/>
+      <arg name="MaxCount" type="u" direction="in"/>
+      <arg name="Order" type="s" direction="in"/>
+      <arg name="ReverseOrder" type="b" direction="in"/>
+      <arg name="Playlists" type="a(oss)" direction="out"/>
+    </method>
+    <signal name="PlaylistChanged">
+      <arg name="Playlist" type="(oss)"/>
+    </signal>
+    <property name="PlaylistCount" type="u" access="read"/>
+    <property name="Orderings" type="as" access="read"/>
+    <property name="ActivePlaylist" type="(b(oss))" access="read"/>
   </interface>
 </node>
 """#

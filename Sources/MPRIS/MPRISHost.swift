@@ -11,7 +11,39 @@ public protocol MPRISHost: AnyObject {
     var position: Microseconds { get }
     /// Runs one turn of the player (the host announces the changes through `MPRISService`).
     func handle(_ event: Event)
-    /// The tracks an OpenUri argument stands for; a URI that cannot be played throws the
+    /// The queue, for the TrackList interface.
+    var queue: PlayQueue { get }
+    /// Loads the tracks a URI stands for (a file, a folder, a playlist) without blocking the
+    /// bus: `completion` runs later on the bus's queue. A URI that cannot be played is the
     /// D-Bus error to reply with, and changes nothing.
-    func tracks(forURI uri: String) throws(DBusError) -> [Track]
+    func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], DBusError>) -> Void)
+
+    /// The saved playlists, for the Playlists interface.
+    var playlists: [PlaylistDescription] { get }
+    var activePlaylist: PlaylistDescription? { get }
+    /// Loads the playlist and makes it the queue; `completion` runs later on the bus's queue.
+    func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void)
+}
+
+/// A saved playlist as the Playlists interface shows it.
+public struct PlaylistDescription: Sendable, Equatable {
+    /// The playlist's object path (`/org/aubade/Playlist/…`).
+    public var objectPath: String
+    public var name: String
+    /// An icon URI, or "" (MPRIS: empty when there is none).
+    public var icon: String
+    /// Seconds since 1970, for the ModifiedDate and CreationDate orderings.
+    public var modified: Int64
+    public var created: Int64
+    /// Position in the user's own order.
+    public var userOrder: Int
+
+    public init(objectPath: String, name: String, icon: String = "", modified: Int64, created: Int64, userOrder: Int) {
+        self.objectPath = objectPath
+        self.name = name
+        self.icon = icon
+        self.modified = modified
+        self.created = created
+        self.userOrder = userOrder
+    }
 }

@@ -4,6 +4,8 @@ public enum MPRISNames {
     public static let objectPath = "/org/mpris/MediaPlayer2"
     public static let rootInterface = "org.mpris.MediaPlayer2"
     public static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    public static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+    public static let playlistsInterface = "org.mpris.MediaPlayer2.Playlists"
     public static let propertiesInterface = "org.freedesktop.DBus.Properties"
     public static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
 

@@ -37,14 +37,28 @@ extension MPRISService {
                   case .int64(let position) = arguments[1] else { throw .invalidArgs("SetPosition takes (o, x)") }
             // A track id that is not one of ours can never be current: ignored, as the spec says.
             if let entry = TrackPath.entry(from: path) { host.handle(.setPosition(entry, position)) }
-        case "OpenUri":
-            try expect("s", message)
-            guard case .string(let uri)? = try message.arguments().first else { throw .invalidArgs("OpenUri takes s") }
-            let tracks = try host.tracks(forURI: uri)
-            host.handle(.open(tracks))
+
         default:
             throw unknownMethod(member, message)
         }
         return []
+    }
+
+    func openUri(_ message: Message, reply: @escaping (Result<[DBusValue], DBusError>) -> Void) {
+        do throws(DBusError) {
+            try expect("s", message)
+            guard case .string(let uri)? = try message.arguments().first else { throw .invalidArgs("OpenUri takes s") }
+            hostForExtensions.loadTracks(forURI: uri) { [weak self] result in
+                switch result {
+                case .success(let tracks):
+                    self?.hostForExtensions.handle(.open(tracks))
+                    reply(.success([]))
+                case .failure(let error):
+                    reply(.failure(error))
+                }
+            }
+        } catch {
+            reply(.failure(error))
+        }
     }
 }

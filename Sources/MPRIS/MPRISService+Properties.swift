@@ -43,6 +43,12 @@ extension MPRISService {
            let value = PlayerProperties.value(named: name, of: host.snapshot, position: host.position) {
             return value
         }
+        if interface == MPRISNames.trackListInterface || interface.isEmpty, let value = trackListProperty(name) {
+            return value
+        }
+        if interface == MPRISNames.playlistsInterface || interface.isEmpty, let value = playlistsProperty(name) {
+            return value
+        }
         if interface == MPRISNames.audioSessionInterface || interface.isEmpty,
            let value = AudioSessionProperties.value(named: name, of: host.snapshot) {
             return value
@@ -64,6 +70,10 @@ extension MPRISService {
             }
         case MPRISNames.audioSessionInterface:
             return AudioSessionProperties.all(of: hostForExtensions.snapshot)
+        case MPRISNames.trackListInterface:
+            return ["Tracks", "CanEditTracks"].compactMap { name in trackListProperty(name).map { (name, $0) } }
+        case MPRISNames.playlistsInterface:
+            return ["PlaylistCount", "Orderings", "ActivePlaylist"].compactMap { name in playlistsProperty(name).map { (name, $0) } }
         case MPRISNames.propertiesInterface, MPRISNames.introspectableInterface:
             return []
         default:
@@ -86,7 +96,9 @@ extension MPRISService {
             return
         }
         let isRoot = interface == MPRISNames.rootInterface || interface.isEmpty
-        if isRoot, RootProperties.value(named: name) != nil {
+        let isReadOnlyElsewhere = (interface == MPRISNames.trackListInterface && trackListProperty(name) != nil)
+            || (interface == MPRISNames.playlistsInterface && playlistsProperty(name) != nil)
+        if isReadOnlyElsewhere || (isRoot && RootProperties.value(named: name) != nil) {
             throw .propertyReadOnly("\(name) is read-only")
         }
         try checkKnown(interface)
@@ -95,6 +107,7 @@ extension MPRISService {
 
     private func checkKnown(_ interface: String) throws(DBusError) {
         let known = ["", MPRISNames.rootInterface, MPRISNames.playerInterface, MPRISNames.audioSessionInterface,
+                     MPRISNames.trackListInterface, MPRISNames.playlistsInterface,
                      MPRISNames.propertiesInterface, MPRISNames.introspectableInterface]
         guard known.contains(interface) else {
             throw .unknownInterface("no interface \(interface) on \(MPRISNames.objectPath)")

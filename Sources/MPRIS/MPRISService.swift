@@ -57,7 +57,7 @@ public final class MPRISService {
         emit(member: "Seeked", interface: MPRISNames.playerInterface, [.int64(position)])
     }
 
-    private func emit(member: String, interface: String, _ arguments: [DBusValue]) {
+    func emit(member: String, interface: String, _ arguments: [DBusValue]) {
         do {
             let signal = try Message.signal(path: MPRISNames.objectPath, interface: interface,
                                             member: member, arguments: arguments)
@@ -72,6 +72,20 @@ public final class MPRISService {
     private func receive(_ message: Message) {
         guard message.kind == .methodCall, let member = message.member else { return }
         announceCommand(member, message)
+        // These load files: they answer later, so other calls are served meanwhile.
+        switch (message.interface, member) {
+        case (MPRISNames.trackListInterface?, "AddTrack"), (nil, "AddTrack"):
+            addTrack(message) { [weak self] result in self?.reply(to: message, with: result) }
+            return
+        case (MPRISNames.playerInterface?, "OpenUri"), (nil, "OpenUri"):
+            openUri(message) { [weak self] result in self?.reply(to: message, with: result) }
+            return
+        case (MPRISNames.playlistsInterface?, "ActivatePlaylist"), (nil, "ActivatePlaylist"):
+            activatePlaylist(message) { [weak self] result in self?.reply(to: message, with: result) }
+            return
+        default:
+            break
+        }
         let result: Result<[DBusValue], DBusError>
         do {
             result = .success(try route(member: member, interface: message.interface, message))
@@ -91,11 +105,16 @@ public final class MPRISService {
             return try callProperties(member, message)
         case MPRISNames.introspectableInterface?:
             return try callIntrospectable(member, message)
+        case MPRISNames.trackListInterface?:
+            return try callTrackList(member, message)
+        case MPRISNames.playlistsInterface?:
+            return try callPlaylists(member, message)
         case MPRISNames.audioSessionInterface?:
             throw unknownMethod(member, message)  // properties and signals only
         case nil:
             // A call without an interface: the member name alone decides (it is unique here).
-            for candidate in [MPRISNames.playerInterface, MPRISNames.rootInterface,
+            for candidate in [MPRISNames.playerInterface, MPRISNames.rootInterface, MPRISNames.trackListInterface,
+                              MPRISNames.playlistsInterface,
                               MPRISNames.propertiesInterface, MPRISNames.introspectableInterface] {
                 if let result = try? route(member: member, interface: candidate, message) { return result }
             }
@@ -122,10 +141,13 @@ public final class MPRISService {
             guard let arguments = try? message.arguments(), arguments.count == 3,
                   case .string(let name) = arguments[1] else { return }
             command = "Set \(name) \(Self.describe(arguments[2]))"
+        case MPRISNames.trackListInterface?, MPRISNames.playlistsInterface?:
+            guard member != "GetTracksMetadata", member != "GetPlaylists" else { return }
+            command = member
         default:
             return
         }
-        if member == "Seek" || member == "SetPosition" || member == "OpenUri",
+        if ["Seek", "SetPosition", "OpenUri", "AddTrack", "RemoveTrack", "GoTo", "ActivatePlaylist"].contains(member),
            let arguments = try? message.arguments() {
             command += " " + arguments.map(Self.describe).joined(separator: " ")
         }

@@ -11,7 +11,7 @@ enum RootProperties {
     static let all: [(String, DBusValue)] = [
         ("CanQuit", .boolean(true)),
         ("CanRaise", .boolean(false)),
-        ("HasTrackList", .boolean(false)),
+        ("HasTrackList", .boolean(true)),
         ("Identity", .string(identity)),
         ("DesktopEntry", .string(desktopEntry)),
         ("SupportedUriSchemes", .stringArray(uriSchemes)),

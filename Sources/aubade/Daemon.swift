@@ -25,6 +25,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private var mpris: MPRISService?
     private let output: OutputBridge
     private let loader = QueueLoader()
+    /// Where files are read for AddTrack and OpenUri, so the core queue never waits on disk.
+    private let loadingQueue = DispatchQueue(label: "aubade.loading", qos: .utility)
     private var signalSources: [DispatchSourceSignal] = []
     private(set) var busName = MPRISNames.busName
     private var lostSoundServer = false
@@ -100,13 +102,30 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         mpris?.announceChanges(from: before, to: player.snapshot)
     }
 
-    func tracks(forURI uri: String) throws(DBusError) -> [Track] {
-        do {
-            return try loader.load(uri: uri)
-        } catch {
-            Log.warning("OpenUri \(uri): \(error.reason)")
-            throw DBusError.invalidArgs("\(uri): \(error.reason)")
+    var queue: PlayQueue { player.queue }
+
+    func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], DBusError>) -> Void) {
+        let loader = self.loader
+        let coreQueue = self.coreQueue
+        let deliver = UncheckedSendable(completion)
+        // Reading tags of a big folder takes a while: off the core queue, so the bus stays answered.
+        loadingQueue.async {
+            let result: Result<[Track], DBusError>
+            do throws(LoadProblem) {
+                result = .success(try loader.load(uri: uri))
+            } catch {
+                Log.warning("\(uri): \(error.reason)")
+                result = .failure(DBusError.invalidArgs("\(uri): \(error.reason)"))
+            }
+            coreQueue.async { deliver.value(result) }
         }
+    }
+
+    var playlists: [PlaylistDescription] { [] }
+    var activePlaylist: PlaylistDescription? { nil }
+
+    func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void) {
+        completion(.failure(.failed("no playlists folder")))
     }
 
     private func handle(_ event: OutputEvent) {
@@ -150,8 +169,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         case .interruptionEnded(let shouldResume):
             Log.info("interruption ended\(shouldResume ? "; resuming" : "")")
             mpris?.announceInterruptionEnded(shouldResume: shouldResume)
-        case .trackList:
-            break  // The TrackList interface announces these (issue 4).
+        case .trackList(let change):
+            mpris?.announceTrackListChange(change, queue: player.queue, current: player.currentID)
         case .readyForSleep:
             sleepWatcher?.readyForSleep()
         case .quit:

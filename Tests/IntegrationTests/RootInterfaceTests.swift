@@ -10,7 +10,7 @@ final class RootInterfaceTests: AubadeTestCase {
         XCTAssertEqual(root["DesktopEntry"], .string("aubade"))
         XCTAssertEqual(root["CanQuit"], .boolean(true))
         XCTAssertEqual(root["CanRaise"], .boolean(false))
-        XCTAssertEqual(root["HasTrackList"], .boolean(false))
+        XCTAssertEqual(root["HasTrackList"], .boolean(true))
         XCTAssertEqual(root["SupportedUriSchemes"]?.signature, "as")
         XCTAssertEqual(root["SupportedUriSchemes"]?.strings, ["file"])
         XCTAssertEqual(root["SupportedMimeTypes"]?.signature, "as")
