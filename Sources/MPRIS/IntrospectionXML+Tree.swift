@@ -28,11 +28,15 @@ extension IntrospectionXML {
     /// What Introspect answers on the player's path: the MPRIS node with the audio-session
     /// interface (taken from its own file) added before the node closes.
     static let served: String = {
-        guard let start = audioSession.firstRange(of: "  <interface"),
-              let end = audioSession[start.upperBound...].firstRange(of: "</interface>\n"),
-              let close = mediaPlayer2.ranges(of: "</node>").last
-        else { return mediaPlayer2 }
-        let interface = audioSession[start.lowerBound..<end.upperBound]
-        return String(mediaPlayer2[..<close.lowerBound]) + interface + mediaPlayer2[close.lowerBound...]
+        guard let close = mediaPlayer2.ranges(of: "</node>").last else { return mediaPlayer2 }
+        return String(mediaPlayer2[..<close.lowerBound]) + interfaceBlock(of: audioSession)
+            + interfaceBlock(of: queue) + mediaPlayer2[close.lowerBound...]
     }()
+
+    /// The `<interface>…</interface>` lines of one of the extension files.
+    private static func interfaceBlock(of xml: String) -> Substring {
+        guard let start = xml.firstRange(of: "  <interface"),
+              let end = xml[start.upperBound...].firstRange(of: "</interface>\n") else { return "" }
+        return xml[start.lowerBound..<end.upperBound]
+    }
 }

@@ -186,4 +186,22 @@ enum IntrospectionXML {
   </interface>
 </node>
 """#
+
+    /// dbus/org.aubade.Queue1.xml: the queue methods MPRIS lacks.
+    static let queue = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- Aubade's queue methods beside MPRIS on /org/mpris/MediaPlayer2: what the TrackList
+     interface cannot do. Version 1; an incompatible change gets a new name. -->
+<node>
+  <interface name="org.aubade.Queue1">
+    <!-- Stops and empties the queue (TrackListReplaced follows). -->
+    <method name="Clear"/>
+    <!-- Writes the queue to <playlists folder>/<Name>.m3u8, atomically; replaces a playlist of that name. -->
+    <method name="SaveAsPlaylist">
+      <arg name="Name" type="s" direction="in"/>
+    </method>
+  </interface>
+</node>
+"""#
 }

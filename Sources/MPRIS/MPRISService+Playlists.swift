@@ -81,3 +81,22 @@ extension MPRISService {
         }
     }
 }
+
+/// org.aubade.Queue1: clearing the queue and saving it as a playlist.
+extension MPRISService {
+    func callQueue(_ member: String, _ message: Message) throws(DBusError) -> [DBusValue] {
+        let host = hostForExtensions
+        switch member {
+        case "Clear":
+            try expect("", message)
+            host.handle(.replaceQueue([], play: false))
+        case "SaveAsPlaylist":
+            try expect("s", message)
+            guard case .string(let name)? = try message.arguments().first else { throw .invalidArgs("SaveAsPlaylist takes s") }
+            try host.saveQueue(asPlaylist: name)
+        default:
+            throw unknownMethod(member, message)
+        }
+        return []
+    }
+}

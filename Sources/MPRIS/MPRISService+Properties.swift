@@ -74,7 +74,7 @@ extension MPRISService {
             return ["Tracks", "CanEditTracks"].compactMap { name in trackListProperty(name).map { (name, $0) } }
         case MPRISNames.playlistsInterface:
             return ["PlaylistCount", "Orderings", "ActivePlaylist"].compactMap { name in playlistsProperty(name).map { (name, $0) } }
-        case MPRISNames.propertiesInterface, MPRISNames.introspectableInterface:
+        case MPRISNames.propertiesInterface, MPRISNames.introspectableInterface, QueueInterface.name:
             return []
         default:
             throw .unknownInterface("no interface \(interface) on \(MPRISNames.objectPath)")
@@ -107,7 +107,7 @@ extension MPRISService {
 
     private func checkKnown(_ interface: String) throws(DBusError) {
         let known = ["", MPRISNames.rootInterface, MPRISNames.playerInterface, MPRISNames.audioSessionInterface,
-                     MPRISNames.trackListInterface, MPRISNames.playlistsInterface,
+                     MPRISNames.trackListInterface, MPRISNames.playlistsInterface, QueueInterface.name,
                      MPRISNames.propertiesInterface, MPRISNames.introspectableInterface]
         guard known.contains(interface) else {
             throw .unknownInterface("no interface \(interface) on \(MPRISNames.objectPath)")

@@ -111,6 +111,8 @@ public final class MPRISService {
             return try callPlaylists(member, message)
         case MPRISNames.audioSessionInterface?:
             throw unknownMethod(member, message)  // properties and signals only
+        case QueueInterface.name?:
+            return try callQueue(member, message)
         case nil:
             // A call without an interface: the member name alone decides (it is unique here).
             for candidate in [MPRISNames.playerInterface, MPRISNames.rootInterface, MPRISNames.trackListInterface,
@@ -141,7 +143,7 @@ public final class MPRISService {
             guard let arguments = try? message.arguments(), arguments.count == 3,
                   case .string(let name) = arguments[1] else { return }
             command = "Set \(name) \(Self.describe(arguments[2]))"
-        case MPRISNames.trackListInterface?, MPRISNames.playlistsInterface?:
+        case MPRISNames.trackListInterface?, MPRISNames.playlistsInterface?, QueueInterface.name?:
             guard member != "GetTracksMetadata", member != "GetPlaylists" else { return }
             command = member
         default:

@@ -1,42 +1,164 @@
 import DBusKit
-import Dispatch
 import Glibc
 import MPRIS
+import PlayerCore
 
-/// The verbs that talk to a running daemon over the session bus.
+/// The verbs that talk to a running daemon over the session bus. Each validates its
+/// arguments before connecting; exit codes 0 ok, 1 failure, 64 usage.
 enum ClientVerbs {
-    /// `aubade route`: where the music goes now.
-    static func route() -> Int32 {
-        let queue = DispatchQueue(label: "aubade.client")
-        return queue.sync { routeOnQueue(queue) }
-    }
+    static let names = ["status", "route", "queue", "add", "remove", "clear", "save", "playlists", "load"]
 
-    /// DBusKit connections are used on their own queue only.
-    private static func routeOnQueue(_ queue: DispatchQueue) -> Int32 {
+    static func run(_ verb: String, _ arguments: [String]) -> Int32 {
+        if let problem = usageProblem(verb, arguments) {
+            CommandLineInterface.printError("aubade \(verb): \(problem)")
+            return 64
+        }
         do throws(DBusError) {
-            let connection = try Connection(bus: .session, queue: queue)
-            let call = try Message.methodCall(destination: MPRISNames.busName, path: MPRISNames.objectPath,
-                                              interface: MPRISNames.propertiesInterface, member: "Get",
-                                              arguments: [.string(MPRISNames.audioSessionInterface), .string("CurrentRoute")])
-            let reply = try connection.callBlocking(call)
-            if let error = reply.carriedError { throw error }
-            guard let fields = try reply.arguments().first?.asVardict, !fields.isEmpty else {
-                print("no route: the sound server has no output")
-                return 0
+            let client = try DaemonClient()
+            switch verb {
+            case "status": try status(client)
+            case "route": try route(client)
+            case "queue": try queue(client)
+            case "add": try add(client, arguments)
+            case "remove": try remove(client, Int(arguments[0]) ?? 0)
+            case "clear": _ = try client.call(QueueInterface.name, "Clear")
+            case "save": _ = try client.call(QueueInterface.name, "SaveAsPlaylist", [.string(arguments[0])])
+            case "playlists": try playlists(client)
+            case "load": try load(client, arguments[0])
+            default: return 64
             }
-            print(RouteText.describe(fields))
             return 0
         } catch {
-            CommandLineInterface.printError("aubade route: \(ClientVerbs.explain(error))")
+            CommandLineInterface.printError("aubade \(verb): \(DaemonClient.explain(error))")
             return 1
         }
     }
 
-    static func explain(_ error: DBusError) -> String {
-        if error.name == "org.freedesktop.DBus.Error.ServiceUnknown" || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
-            return "aubade is not running (start it with `aubade serve` or `systemctl --user start aubade`)"
+    private static func usageProblem(_ verb: String, _ arguments: [String]) -> String? {
+        switch verb {
+        case "status", "route", "queue", "clear", "playlists":
+            return arguments.isEmpty ? nil : "takes no arguments"
+        case "add":
+            return arguments.isEmpty ? "give one or more files, folders or playlists" : nil
+        case "remove":
+            guard arguments.count == 1, let number = Int(arguments[0]), number >= 1 else {
+                return "give the number of a queue entry (see `aubade queue`)"
+            }
+            return nil
+        case "save", "load":
+            guard arguments.count == 1, !arguments[0].isEmpty else { return "give a playlist name" }
+            return nil
+        default:
+            return "unknown verb"
         }
-        return error.message
+    }
+
+    private static func status(_ client: DaemonClient) throws(DBusError) {
+        let player = try client.properties(MPRISNames.playerInterface)
+        let metadata = player["Metadata"]?.asVardict ?? [:]
+        let state = player["PlaybackStatus"]?.asString ?? "?"
+        guard let title = metadata["xesam:title"]?.asString else {
+            print("\(state) — nothing queued")
+            return
+        }
+        let artist = metadata["xesam:artist"]?.asStringArray?.joined(separator: ", ")
+        print(artist.map { "\(title) — \($0)" } ?? title)
+        let position = player["Position"]?.asInt64 ?? 0
+        let length = metadata["mpris:length"]?.asInt64
+        print("\(state)  \(TimeText.clock(position))\(length.map { " / " + TimeText.clock($0) } ?? "")"
+              + "  loop \(player["LoopStatus"]?.asString ?? "?"), shuffle \(player["Shuffle"]?.asBool == true ? "on" : "off")"
+              + ", volume \(Int(((player["Volume"]?.asDouble ?? 0) * 100).rounded())) %")
+        if let route = try? client.property(MPRISNames.audioSessionInterface, "CurrentRoute").asVardict, !route.isEmpty {
+            print("route  \(RouteText.describe(route))")
+        }
+    }
+
+    private static func route(_ client: DaemonClient) throws(DBusError) {
+        guard let fields = try client.property(MPRISNames.audioSessionInterface, "CurrentRoute").asVardict, !fields.isEmpty else {
+            print("no route: the sound server has no output")
+            return
+        }
+        print(RouteText.describe(fields))
+    }
+
+    private static func trackIDs(_ client: DaemonClient) throws(DBusError) -> [String] {
+        try client.property(MPRISNames.trackListInterface, "Tracks").asObjectPathArray ?? []
+    }
+
+    private static func queue(_ client: DaemonClient) throws(DBusError) {
+        let ids = try trackIDs(client)
+        guard !ids.isEmpty else {
+            print("the queue is empty")
+            return
+        }
+        let current = try client.property(MPRISNames.playerInterface, "Metadata").asVardict?["mpris:trackid"]?.asObjectPath
+        let metadata = try client.call(MPRISNames.trackListInterface, "GetTracksMetadata", [.objectPathArray(ids)]).first?.asArray ?? []
+        let width = String(ids.count).count
+        for (number, fields) in metadata.enumerated() {
+            let fields = fields.asVardict ?? [:]
+            let marker = fields["mpris:trackid"]?.asObjectPath == current ? "▶" : " "
+            let title = fields["xesam:title"]?.asString ?? "?"
+            let artist = fields["xesam:artist"]?.asStringArray?.first.map { " — \($0)" } ?? ""
+            let length = fields["mpris:length"]?.asInt64.map { "  (\(TimeText.clock($0)))" } ?? ""
+            let label = String(number + 1)
+            print("\(marker) \(String(repeating: " ", count: width - label.count))\(label)  \(title)\(artist)\(length)")
+        }
+    }
+
+    private static func add(_ client: DaemonClient, _ paths: [String]) throws(DBusError) {
+        for path in paths {
+            let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+            let after = try trackIDs(client).last ?? TrackPath.noTrack
+            _ = try client.call(MPRISNames.trackListInterface, "AddTrack",
+                                [.string(FileURI.uri(forPath: absolute)), .objectPath(after), .boolean(false)])
+        }
+    }
+
+    private static func remove(_ client: DaemonClient, _ number: Int) throws(DBusError) {
+        let ids = try trackIDs(client)
+        guard ids.indices.contains(number - 1) else {
+            throw DBusError.failed("there is no entry \(number): the queue has \(ids.count)")
+        }
+        _ = try client.call(MPRISNames.trackListInterface, "RemoveTrack", [.objectPath(ids[number - 1])])
+    }
+
+    private static func playlistList(_ client: DaemonClient) throws(DBusError) -> [(path: String, name: String)] {
+        let reply = try client.call(MPRISNames.playlistsInterface, "GetPlaylists",
+                                    [.uint32(0), .uint32(UInt32.max), .string("Alphabetical"), .boolean(false)])
+        return (reply.first?.asArray ?? []).compactMap { value in
+            guard let fields = value.asStructure, fields.count == 3, let path = fields[0].asObjectPath,
+                  let name = fields[1].asString else { return nil }
+            return (path, name)
+        }
+    }
+
+    private static func playlists(_ client: DaemonClient) throws(DBusError) {
+        let list = try playlistList(client)
+        if list.isEmpty { print("no playlists (save one with `aubade save NAME`)") }
+        for playlist in list { print(playlist.name) }
+    }
+
+    private static func load(_ client: DaemonClient, _ name: String) throws(DBusError) {
+        guard let playlist = try playlistList(client).first(where: { $0.name == name }) else {
+            throw DBusError.failed("no playlist named \"\(name)\" (see `aubade playlists`)")
+        }
+        _ = try client.call(MPRISNames.playlistsInterface, "ActivatePlaylist", [.objectPath(playlist.path)])
+    }
+
+    private static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(cString: buffer)
+    }
+}
+
+/// "3:07", "1:02:03".
+enum TimeText {
+    static func clock(_ microseconds: Int64) -> String {
+        let total = max(0, microseconds / 1_000_000)
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" : "\(minutes):\(twoDigits(seconds))"
     }
 }
 

@@ -9,14 +9,22 @@ enum CommandLineInterface {
 
     static let usage = """
         usage: aubade serve [--log-level LEVEL] [PATH…]
-               aubade monitor
-               aubade route
+               aubade status | queue | route | monitor | playlists
+               aubade add PATH… | remove N | clear | save NAME | load NAME
                aubade --help | --version
 
         serve   Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on
                 the session bus and play PATHs (MP3 files, folders, M3U/M3U8 playlists).
                 Control it with playerctl -p aubade, media keys, or any MPRIS client.
 
+        status     What plays: title — artist, position / length, state, route.
+        queue      The queue, numbered; ▶ marks the current track.
+        add        Add files, folders or playlists at the end of the queue.
+        remove N   Remove entry N (as numbered by `aubade queue`).
+        clear      Stop and empty the queue.
+        save NAME  Save the queue as the playlist NAME (an M3U8 file in the playlists folder).
+        playlists  List the saved playlists.
+        load NAME  Replace the queue with the playlist NAME and play it.
         monitor Print, live, every remote command the service receives, every route change
                 and interruption, and each change of playback status, one line each with a time.
         route   Print where the music goes now: the output's kind, name, port and bus.
@@ -40,12 +48,14 @@ enum CommandLineInterface {
             return 0
         case "serve":
             return serve(rest)
-        case "monitor", "route":
+        case "monitor":
             guard rest.isEmpty else {
-                printError("aubade \(verb): takes no arguments")
+                printError("aubade monitor: takes no arguments")
                 return 64
             }
-            return verb == "monitor" ? Monitor.run() : ClientVerbs.route()
+            return Monitor.run()
+        case _ where ClientVerbs.names.contains(verb):
+            return ClientVerbs.run(verb, rest)
         default:
             printError("aubade: unknown verb '\(verb)'\n\(usage)")
             return 64

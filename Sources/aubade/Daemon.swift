@@ -124,6 +124,10 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     var playlists: [PlaylistDescription] { [] }
     var activePlaylist: PlaylistDescription? { nil }
 
+    func saveQueue(asPlaylist name: String) throws(DBusError) {
+        throw DBusError.failed("no playlists folder")
+    }
+
     func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void) {
         completion(.failure(.failed("no playlists folder")))
     }

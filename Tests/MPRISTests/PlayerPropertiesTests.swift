@@ -68,12 +68,14 @@ import PlayerCore
     @Test func embeddedXMLIsTheFilesInDbusFolder() throws {
         #expect(IntrospectionXML.mediaPlayer2 + "\n" == (try dbusFile("org.mpris.MediaPlayer2.xml")))
         #expect(IntrospectionXML.audioSession + "\n" == (try dbusFile("org.aubade.AudioSession1.xml")))
+        #expect(IntrospectionXML.queue + "\n" == (try dbusFile("org.aubade.Queue1.xml")))
     }
 
     /// Introspect answers with every interface of both files, each exactly once.
     @Test func servedXMLHasEveryInterface() {
         for name in ["org.freedesktop.DBus.Properties", "org.mpris.MediaPlayer2\"", "org.mpris.MediaPlayer2.Player",
-                     "org.aubade.AudioSession1"] {
+                     "org.mpris.MediaPlayer2.TrackList", "org.mpris.MediaPlayer2.Playlists",
+                     "org.aubade.AudioSession1", "org.aubade.Queue1"] {
             #expect(IntrospectionXML.served.ranges(of: "<interface name=\"\(name)").count == 1, "\(name)")
         }
         #expect(IntrospectionXML.served.hasSuffix("</node>"))

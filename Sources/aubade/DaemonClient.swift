@@ -1,0 +1,55 @@
+import DBusKit
+import Dispatch
+import MPRIS
+
+/// A blocking client of the running daemon, for the CLI verbs. The connection lives on its
+/// own queue (DBusKit's rule); each call hops there and waits for the reply.
+final class DaemonClient {
+    private let queue = DispatchQueue(label: "aubade.client")
+    private let connection: Connection
+
+    init() throws(DBusError) {
+        let queue = self.queue
+        let result = queue.sync { () -> Result<Connection, DBusError> in
+            do throws(DBusError) { return .success(try Connection(bus: .session, queue: queue)) } catch { return .failure(error) }
+        }
+        connection = try result.get()
+    }
+
+    /// Calls a method on the player's object and returns the reply's arguments.
+    func call(_ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+              timeoutMilliseconds: Int32 = 60_000) throws(DBusError) -> [DBusValue] {
+        let connection = self.connection
+        let result = queue.sync { () -> Result<[DBusValue], DBusError> in
+            do throws(DBusError) {
+                let message = try Message.methodCall(destination: MPRISNames.busName, path: MPRISNames.objectPath,
+                                                     interface: interface, member: member, arguments: arguments)
+                let reply = try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds)
+                if let error = reply.carriedError { throw error }
+                return .success(try reply.arguments())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    func property(_ interface: String, _ name: String) throws(DBusError) -> DBusValue {
+        guard let value = try call(MPRISNames.propertiesInterface, "Get", [.string(interface), .string(name)]).first else {
+            throw DBusError.failed("no value for \(name)")
+        }
+        return value.unwrapped
+    }
+
+    func properties(_ interface: String) throws(DBusError) -> [String: DBusValue] {
+        try call(MPRISNames.propertiesInterface, "GetAll", [.string(interface)]).first?.asVardict ?? [:]
+    }
+
+    /// Human words for the errors a CLI user meets.
+    static func explain(_ error: DBusError) -> String {
+        if error.name == "org.freedesktop.DBus.Error.ServiceUnknown" || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+            return "aubade is not running (start it with `aubade serve` or `systemctl --user start aubade`)"
+        }
+        return error.message
+    }
+}
