@@ -169,6 +169,24 @@ final class PulseTimeline: @unchecked Sendable {
         }
     }
 
+    /// Every report at or after `after` about the streams of process `pid`, in arrival order.
+    func streamReports(ofProcess pid: Int32, after: Stamp) -> [StreamReport] {
+        condition.withLock { reports.filter { $0.at >= after && $0.processID == pid } }
+    }
+
+    /// When the stream of process `pid` became corked for good (after `after`): the first
+    /// corked report after its last uncorked one. A sound server may report a stream corked for
+    /// a moment on its own (pipewire-pulse does while it moves a stream to another sink): such a
+    /// transient, followed by an uncorked report, does not count.
+    func corkedForGood(ofProcess pid: Int32, after: Stamp) -> StreamReport? {
+        let all = streamReports(ofProcess: pid, after: after)
+        let lastUncorked = all.lastIndex { !$0.info.isCorked }
+        let rest = lastUncorked.map { all[($0 + 1)...] } ?? all[...]
+        // pipewire-pulse also reports a stream corked, on no sink, the moment its sink goes away
+        // (mpv's too, uncorked again ~15 ms later on the other sink): prefer a report on a sink.
+        return rest.first { $0.info.isCorked && $0.info.sinkIndex != UInt32.max } ?? rest.first { $0.info.isCorked }
+    }
+
     /// The arrival of the `remove` event of sink input `index`, at or after `after`.
     func streamRemoved(_ index: UInt32, after: Stamp, timeout: TimeInterval) -> Stamp? {
         wait(timeout: timeout) { timeline in
