@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "Library", dependencies: ["Decoding", "PlayerCore"]),
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore"]),
         .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore"]),
+        .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding"]),
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit"]),
@@ -41,6 +42,7 @@ let package = Package(
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "AudioFixtures"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit"]),

@@ -1,0 +1,153 @@
+import Decoding
+import PlayerCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Cover pictures for `mpris:artUrl`, as `file://` URIs:
+/// 1. the picture embedded in the track (front cover preferred, else the first), written once
+///    to `directory/<128-bit content hash>.<jpg|png|…>` (normally
+///    `$XDG_CACHE_HOME/aubade/covers`), so an album's tracks share one file;
+/// 2. else `cover.jpg`, `cover.png`, `folder.jpg` or `folder.png` beside the track (any case,
+///    in that order of preference; `.jpeg` too);
+/// 3. else `nil`.
+///
+/// The folder is bounded by `limitBytes`: after a new picture is written, the least recently
+/// used ones (oldest modification time; a reused picture is touched) are deleted until the
+/// total fits. Answers are remembered per track and per folder, so repeated calls cost a
+/// dictionary lookup and at most a `stat`; a cover added beside the files later is noticed
+/// only by a new `CoverCache`.
+///
+/// Thread-safe. Reading pictures and writing files happen outside the lock.
+public final class CoverCache: Sendable {
+    public let directory: String
+    public let limitBytes: Int64
+
+    private struct Memo {
+        /// Track path → cached picture path (embedded art), or `nil` for "none embedded".
+        var embedded: [String: String?] = [:]
+        /// Folder → URI of the cover file beside the tracks, or `nil` for "none".
+        var folders: [String: String?] = [:]
+    }
+    private let memo = Mutex(Memo())
+
+    /// A reused picture's modification time is refreshed at most this often (seconds), so
+    /// the "recently used" mark costs no write on every metadata request.
+    private static let touchInterval = 60
+
+    public init(directory: String, limitBytes: Int64 = 50 * 1024 * 1024) {
+        self.directory = directory
+        self.limitBytes = limitBytes
+    }
+
+    /// The `file://` URI of the track's cover, or `nil`. Unreadable files and a cache that
+    /// cannot be written fall through to the folder cover: art is never worth an error.
+    public func artURL(for trackPath: String) -> String? {
+        if let cached = embeddedPicture(for: trackPath) {
+            return FileURI.uri(forPath: cached)
+        }
+        return folderCover(of: FileIO.parent(of: trackPath))
+    }
+
+    // MARK: Embedded pictures
+
+    private func embeddedPicture(for trackPath: String) -> String? {
+        if let known = memo.withLock({ $0.embedded[trackPath] }) {
+            guard let picture = known else { return nil }
+            if let status = try? FileIO.status(of: picture) {
+                if time(nil) - Int(status.modified.tv_sec) > Self.touchInterval { FileIO.touch(picture) }
+                return picture
+            }
+            // Evicted (or the cache was cleared): make it again below.
+        }
+        let picture = storeEmbeddedPicture(of: trackPath)
+        memo.withLock { $0.embedded[trackPath] = .some(picture) }
+        return picture
+    }
+
+    /// Writes the track's picture into the cache unless a file of the same content is there.
+    private func storeEmbeddedPicture(of trackPath: String) -> String? {
+        guard let art = (try? TrackReader.coverArt(path: trackPath)) ?? nil, !art.data.isEmpty,
+              let ext = Self.fileExtension(of: art) else { return nil }
+        let picture = directory + "/" + ContentHash.hex(of: art.data) + "." + ext
+        if FileIO.isRegularFile(picture) {
+            FileIO.touch(picture)
+            return picture
+        }
+        do {
+            try FileIO.createDirectories(directory, mode: 0o700)
+            try FileIO.writeAtomically(art.data, to: picture)
+        } catch {
+            return nil
+        }
+        evictLeastRecentlyUsed(keeping: picture)
+        return picture
+    }
+
+    /// The picture's file extension, from its first bytes (tags often carry a wrong or empty
+    /// MIME type), else from the MIME type; `nil` for what no viewer would show.
+    static func fileExtension(of art: CoverArt) -> String? {
+        let bytes = art.data
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "gif" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "webp" }
+        switch art.mimeType.lowercased() {
+        case "image/jpeg", "image/jpg", "jpg": return "jpg"
+        case "image/png", "png": return "png"
+        case "image/gif": return "gif"
+        case "image/webp": return "webp"
+        default: return nil
+        }
+    }
+
+    /// Deletes the oldest pictures until the folder fits in `limitBytes`, never `keeping`
+    /// (the one just written, even if it alone is over the limit). Files of other programs
+    /// are not expected here; hidden ones (temporary files being written) are left alone.
+    private func evictLeastRecentlyUsed(keeping: String) {
+        guard let names = try? FileIO.names(inDirectory: directory) else { return }
+        var files: [(path: String, size: Int64, modified: timespec)] = []
+        var total: Int64 = 0
+        for name in names where !name.hasPrefix(".") {
+            let path = directory + "/" + name
+            guard let status = try? FileIO.status(of: path), status.isRegularFile else { continue }
+            files.append((path, status.size, status.modified))
+            total += status.size
+        }
+        guard total > limitBytes else { return }
+        files.sort { ($0.modified.tv_sec, $0.modified.tv_nsec) < ($1.modified.tv_sec, $1.modified.tv_nsec) }
+        for file in files where total > limitBytes && file.path != keeping {
+            if (try? FileIO.remove(file.path)) != nil { total -= file.size }
+        }
+    }
+
+    // MARK: Folder covers
+
+    static let folderCoverNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png"]
+
+    private func folderCover(of folder: String) -> String? {
+        if let known = memo.withLock({ $0.folders[folder] }) { return known }
+        let found = Self.findFolderCover(in: folder).map(FileURI.uri(forPath:))
+        memo.withLock { $0.folders[folder] = .some(found) }
+        return found
+    }
+
+    private static func findFolderCover(in folder: String) -> String? {
+        guard let names = try? FileIO.names(inDirectory: folder) else { return nil }
+        var byLowercasedName: [String: String] = [:]
+        // Sorted, so with both "Cover.jpg" and "cover.jpg" the choice does not depend on readdir.
+        for name in names.sorted() {
+            let key = name.lowercased()
+            if folderCoverNames.contains(key), byLowercasedName[key] == nil { byLowercasedName[key] = name }
+        }
+        for candidate in folderCoverNames {
+            if let name = byLowercasedName[candidate], FileIO.isRegularFile(folder + "/" + name) {
+                return folder + "/" + name
+            }
+        }
+        return nil
+    }
+}

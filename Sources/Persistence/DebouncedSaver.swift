@@ -1,0 +1,78 @@
+import Dispatch
+import Synchronization
+
+/// Turns a stream of "something changed" into few saves: the first change of a burst
+/// schedules one save `delay` seconds later on `queue`; changes until then ride along. A
+/// steady stream of changes therefore cannot postpone saving forever: nothing stays unsaved
+/// longer than `delay`. `flush()` saves at once if anything is pending (SIGTERM, Quit).
+///
+/// Thread-safe: `changed()` and `flush()` may be called from any thread. Saves never overlap:
+/// a flush while the timer's save runs waits for it (and then saves only if changes came in
+/// meanwhile).
+public final class DebouncedSaver: Sendable {
+    private struct Pending {
+        var isPending = false
+        /// Bumped whenever a scheduled save is made obsolete (by a flush), so the stale
+        /// timer finds a different number and does nothing.
+        var generation = 0
+    }
+
+    private let delay: Double
+    private let queue: DispatchQueue
+    private let save: @Sendable () -> Void
+    private let pending = Mutex(Pending())
+    /// Held while `save` runs, so a flush from another thread cannot overlap a timed save.
+    private let saving = Mutex(())
+
+    /// - Parameters:
+    ///   - delay: seconds from the first unsaved change to the save.
+    ///   - queue: where timed saves run.
+    ///   - save: writes the current state (e.g. `StateStore.save` of a fresh memento).
+    public init(delay: Double, queue: DispatchQueue, save: @escaping @Sendable () -> Void) {
+        self.delay = delay
+        self.queue = queue
+        self.save = save
+    }
+
+    /// Notes a change; schedules a save unless one is already pending.
+    public func changed() {
+        let generation: Int? = pending.withLock { state in
+            if state.isPending { return nil }
+            state.isPending = true
+            return state.generation
+        }
+        guard let generation else { return }
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            self?.fire(generation)
+        }
+    }
+
+    /// Saves now, on the calling thread, if a change is pending; returns whether it saved.
+    @discardableResult
+    public func flush() -> Bool {
+        saving.withLock { _ in
+            guard takePending(generation: nil) else { return false }
+            save()
+            return true
+        }
+    }
+
+    /// Whether a change is waiting to be saved.
+    public var hasPendingChanges: Bool { pending.withLock { $0.isPending } }
+
+    private func fire(_ generation: Int) {
+        saving.withLock { _ in
+            if takePending(generation: generation) { save() }
+        }
+    }
+
+    /// Clears the pending mark if it is there (and, for a timer, still the timer's own).
+    private func takePending(generation: Int?) -> Bool {
+        pending.withLock { state in
+            guard state.isPending, generation == nil || generation == state.generation else { return false }
+            state.isPending = false
+            state.generation += 1
+            return true
+        }
+    }
+}

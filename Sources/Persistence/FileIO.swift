@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The file-system calls of this module, straight on libc: each checked next to the call and
+/// turned into a `PersistenceError` naming the file and the call.
+enum FileIO {
+    /// What `stat` says about a path (following symlinks).
+    struct Status {
+        var isRegularFile: Bool
+        var isDirectory: Bool
+        var size: Int64
+        /// Modification time, seconds and nanoseconds since the epoch.
+        var modified: timespec
+        /// Inode change time: the closest thing to a birth time plain `stat` offers.
+        var changed: timespec
+    }
+
+    static func status(of path: String) throws(PersistenceError) -> Status {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .system("stat", path) }
+        let type = info.st_mode & S_IFMT
+        return Status(isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR,
+                      size: Int64(info.st_size), modified: info.st_mtim, changed: info.st_ctim)
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? status(of: path))?.isRegularFile ?? false
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// The whole file. State files and pictures are read whole anyway.
+    static func contents(of path: String) throws(PersistenceError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .system("open", path) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system("read", path)
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
+    /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or
+    /// the new one, never a mixture: a temporary file in the same folder (a rename only is
+    /// atomic within one file system), written and fsynced, renamed over `path`, then the folder
+    /// fsynced so the rename itself is durable.
+    ///
+    /// On any failure before the rename the temporary file is removed and `path` is untouched.
+    /// `beforeRename` lets tests inject a failure at the last moment.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644,
+                                beforeRename: () throws(PersistenceError) -> Void = {}) throws(PersistenceError) {
+        let (fd, temporary) = try createTemporaryFile(beside: path, mode: mode)
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
+        do throws(PersistenceError) {
+            try writeAll(bytes, to: fd, path: temporary)
+            guard fsync(fd) == 0 else { throw PersistenceError.system("fsync", temporary) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        // close can report a delayed write error (NFS); a file we cannot vouch for is not renamed.
+        guard close(fd) == 0 else { throw .system("close", temporary) }
+        try beforeRename()
+        guard rename(temporary, path) == 0 else { throw .system("rename", path) }
+        renamed = true
+        try syncDirectory(parent(of: path))
+    }
+
+    /// A new file `.<name>.tmp-<pid>-<random>` beside `path`, opened exclusively: a leftover
+    /// from a crash is never reused, and two writers never share one.
+    private static func createTemporaryFile(beside path: String, mode: mode_t) throws(PersistenceError) -> (Int32, String) {
+        let prefix = parent(of: path) + "/." + name(of: path) + ".tmp-\(getpid())-"
+        var attempts = 0
+        while true {
+            let candidate = prefix + String(UInt32.random(in: .min ... .max), radix: 16)
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if fd >= 0 { return (fd, candidate) }
+            let code = errno
+            attempts += 1
+            guard (code == EEXIST || code == EINTR) && attempts < 100 else {
+                throw .system("open", candidate, code: code)
+            }
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(PersistenceError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                write(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .system("write", path)
+            }
+            offset += written
+        }
+    }
+
+    static func syncDirectory(_ directory: String) throws(PersistenceError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .system("open", directory) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .system("fsync", directory) }
+    }
+
+    /// `mkdir -p`: creates the missing folders of `path` with `mode`.
+    static func createDirectories(_ path: String, mode: mode_t = 0o755) throws(PersistenceError) {
+        var current = ""
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + part
+            if mkdir(current, mode) != 0 {
+                let code = errno
+                guard code == EEXIST, (try? status(of: current))?.isDirectory == true else {
+                    throw .system("mkdir", current, code: code == EEXIST ? ENOTDIR : code)
+                }
+            }
+        }
+    }
+
+    /// Renames `path` to `path + suffix`, adding "-2", "-3"… while that name is taken: the
+    /// file is never overwritten and never deleted. Returns the new path.
+    static func renameAside(_ path: String, suffix: String) throws(PersistenceError) -> String {
+        var candidate = path + suffix
+        var number = 1
+        while exists(candidate) {
+            number += 1
+            candidate = path + suffix + "-\(number)"
+        }
+        guard rename(path, candidate) == 0 else { throw .system("rename", path) }
+        try? syncDirectory(parent(of: path))
+        return candidate
+    }
+
+    /// Names in a folder, without "." and "..", in no particular order.
+    static func names(inDirectory path: String) throws(PersistenceError) -> [String] {
+        guard let directory = opendir(path) else { throw .system("opendir", path) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Sets the modification time to now (the cover cache's "recently used" mark).
+    static func touch(_ path: String) {
+        _ = utimensat(AT_FDCWD, path, nil, 0)
+    }
+
+    static func remove(_ path: String) throws(PersistenceError) {
+        guard unlink(path) == 0 else { throw .system("unlink", path) }
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func name(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The lower-cased extension of a file name ("Mix.M3U8" → "m3u8"); "" for none or a
+    /// hidden file's leading dot.
+    static func fileExtension(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
+    /// The file name without its extension.
+    static func stem(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}

@@ -1,0 +1,44 @@
+import PlayerCore
+
+extension StateStore {
+    /// Lets `position.json` win when it is about the same queue: its index is in range and
+    /// the track there has the path it names. Otherwise it belongs to an older or newer queue
+    /// than `state.json` and the state's own position stands.
+    static func apply(_ stored: StoredPosition, to memento: inout PlayerMemento) {
+        guard let index = stored.currentIndex, memento.tracks.indices.contains(index),
+              memento.tracks[index].path == stored.trackPath, stored.position >= 0 else { return }
+        memento.currentIndex = index
+        memento.position = stored.position
+    }
+
+    /// Removes the tracks whose files are gone and remaps `currentIndex` and `playOrder` to
+    /// the remaining ones. A vanished current track gives way to the next remaining track in
+    /// play order (wrapping to the first), at position 0. Returns the removed paths.
+    static func dropVanished(from memento: inout PlayerMemento, exists: (String) -> Bool) -> [String] {
+        var newIndex = [Int?](repeating: nil, count: memento.tracks.count)
+        var kept: [Track] = []
+        var dropped: [String] = []
+        for (index, track) in memento.tracks.enumerated() {
+            if exists(track.path) {
+                newIndex[index] = kept.count
+                kept.append(track)
+            } else {
+                dropped.append(track.path)
+            }
+        }
+        guard !dropped.isEmpty else { return [] }
+
+        let order = memento.playOrder.isEmpty ? Array(memento.tracks.indices) : memento.playOrder
+        if let current = memento.currentIndex, newIndex[current] == nil {
+            let start = order.firstIndex(of: current) ?? 0
+            let following = order[start...].dropFirst() + order[..<start]
+            memento.currentIndex = following.lazy.compactMap { newIndex[$0] }.first
+            memento.position = 0
+        } else {
+            memento.currentIndex = memento.currentIndex.flatMap { newIndex[$0] }
+        }
+        memento.playOrder = memento.playOrder.compactMap { newIndex[$0] }
+        memento.tracks = kept
+        return dropped
+    }
+}

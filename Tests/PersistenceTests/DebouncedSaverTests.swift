@@ -1,0 +1,57 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import Persistence
+
+@Suite struct DebouncedSaverTests {
+    final class Counter: Sendable {
+        let saves = Mutex<[Date]>([])
+        var count: Int { saves.withLock { $0.count } }
+        func record() { saves.withLock { $0.append(Date()) } }
+    }
+
+    @Test func aBurstIsOneSave() {
+        let counter = Counter()
+        let saver = DebouncedSaver(delay: 0.2, queue: DispatchQueue(label: "test.saver")) { counter.record() }
+        for _ in 0..<100 { saver.changed() }
+        #expect(saver.hasPendingChanges)
+        #expect(counter.count == 0)
+        #expect(eventually { counter.count == 1 })
+        usleep(400_000)
+        #expect(counter.count == 1)
+        #expect(!saver.hasPendingChanges)
+    }
+
+    @Test func aSteadyStreamStillSavesWithinTheDelay() {
+        let counter = Counter()
+        let saver = DebouncedSaver(delay: 0.2, queue: DispatchQueue(label: "test.saver")) { counter.record() }
+        let start = Date()
+        // A change every 20 ms for a second: a resetting debounce would never save.
+        while Date().timeIntervalSince(start) < 1 {
+            saver.changed()
+            usleep(20_000)
+        }
+        let saves = counter.saves.withLock { $0 }
+        #expect(saves.count >= 3)
+        #expect(saves.first.map { $0.timeIntervalSince(start) < 0.45 } == true)
+    }
+
+    @Test func flushSavesWhatIsPendingAndOnlyThat() {
+        let counter = Counter()
+        let saver = DebouncedSaver(delay: 0.3, queue: DispatchQueue(label: "test.saver")) { counter.record() }
+        #expect(!saver.flush())
+        #expect(counter.count == 0)
+        saver.changed()
+        saver.changed()
+        #expect(saver.flush())
+        #expect(counter.count == 1)
+        #expect(!saver.flush())
+        // The timer of the flushed burst finds nothing to do.
+        usleep(500_000)
+        #expect(counter.count == 1)
+        // A later change is saved on its own.
+        saver.changed()
+        #expect(eventually { counter.count == 2 })
+    }
+}

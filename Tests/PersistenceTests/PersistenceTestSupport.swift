@@ -1,0 +1,46 @@
+import AudioFixtures
+import Foundation
+import PlayerCore
+
+/// Empty files at `names` under `directory` (StateStore only checks that queued files exist).
+func makeFiles(_ names: [String], in directory: String) throws -> [String] {
+    try names.map { name in
+        let path = directory + "/" + name
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Fixtures.write([], to: path)
+        return path
+    }
+}
+
+/// A fully tagged track at `path`.
+func track(_ path: String, _ number: Int = 1) -> Track {
+    Track(path: path, title: "Título \(number) ✓", artists: ["Björk", "Ólafur"], album: "Album 🎵",
+          albumArtists: ["Björk"], genres: ["Electronic", "Pop"], trackNumber: number, discNumber: 1,
+          date: "2001-08-27", length: 123_456_789)
+}
+
+func memento(_ paths: [String], current: Int?, position: Microseconds = 5_000_000,
+             order: [Int]? = nil, shuffle: Bool = false) -> PlayerMemento {
+    PlayerMemento(tracks: paths.enumerated().map { track($1, $0 + 1) }, currentIndex: current,
+                  position: position, volume: 0.75, loopStatus: .playlist, shuffle: shuffle,
+                  playOrder: order ?? Array(paths.indices))
+}
+
+func fileExists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: path)
+}
+
+func files(in directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+}
+
+/// Waits (polling) up to `timeout` seconds for `condition`.
+func eventually(timeout: Double = 2, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
