@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding"]),
 
         .executableTarget(name: "aubade",
-                          dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit"]),
+                          dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),

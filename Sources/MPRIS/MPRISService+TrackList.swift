@@ -79,6 +79,11 @@ extension MPRISService {
                  [tracksValue(queue), .objectPath(current.map(TrackPath.path(for:)) ?? TrackPath.noTrack)])
         case .removed(let id):
             emit(member: "TrackRemoved", interface: MPRISNames.trackListInterface, [.objectPath(TrackPath.path(for: id))])
+        case .metadataChanged(let id):
+            guard let entry = queue.entry(id) else { return }
+            emit(member: "TrackMetadataChanged", interface: MPRISNames.trackListInterface,
+                 [.objectPath(TrackPath.path(for: id)), Metadata.value(for: entry)])
+            return  // Tracks (the list of ids) did not change.
         }
         emit(member: "PropertiesChanged", interface: MPRISNames.propertiesInterface,
              [.string(MPRISNames.trackListInterface), .vardict([]), .stringArray(["Tracks"])])

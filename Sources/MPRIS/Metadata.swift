@@ -19,6 +19,7 @@ enum Metadata {
             ("xesam:url", .string(FileURI.uri(forPath: track.path))),
         ]
         if let length = track.length { fields.append(("mpris:length", .int64(length))) }
+        if let art = track.artURL { fields.append(("mpris:artUrl", .string(art))) }
         if !track.artists.isEmpty { fields.append(("xesam:artist", .stringArray(track.artists))) }
         if let album = track.album, !album.isEmpty { fields.append(("xesam:album", .string(album))) }
         if !track.albumArtists.isEmpty { fields.append(("xesam:albumArtist", .stringArray(track.albumArtists))) }

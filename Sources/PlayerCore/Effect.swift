@@ -48,6 +48,8 @@ public enum TrackListChange: Sendable, Equatable {
     /// These entries were inserted, in order, after `after` (nil: at the start).
     case added([EntryID], after: EntryID?)
     case removed(EntryID)
+    /// What is known about this entry changed (its cover was found).
+    case metadataChanged(EntryID)
     /// The whole queue is new.
     case replaced
 }

@@ -44,6 +44,8 @@ public enum Event: Sendable, Equatable {
     case replaceQueue([Track], play: Bool)
     /// Puts back what was saved: same track, Paused at the saved position.
     case restore(PlayerMemento)
+    /// The cover of an entry's file was found (looked up when the entry became current).
+    case artworkFound(EntryID, url: String)
     case quit
 
     // What the audio output reports.

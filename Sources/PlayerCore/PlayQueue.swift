@@ -85,6 +85,11 @@ public struct PlayQueue: Sendable, Equatable {
         return entries[index - 1].id
     }
 
+    mutating func update(_ id: EntryID, _ change: (inout Track) -> Void) {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+        change(&entries[index].track)
+    }
+
     mutating func remove(_ id: EntryID) {
         entries.removeAll { $0.id == id }
         playOrder.removeAll { $0 == id }

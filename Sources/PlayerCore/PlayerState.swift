@@ -84,6 +84,10 @@ public struct PlayerState: Sendable, Equatable {
         case .goTo(let entry): return goTo(entry, at: now)
         case .replaceQueue(let tracks, let play): return replaceQueue(with: tracks, play: play, at: now)
         case .restore(let memento): return restore(memento, at: now)
+        case .artworkFound(let entry, let url):
+            guard queue.entry(entry)?.track.artURL != url else { return [] }
+            queue.update(entry) { $0.artURL = url }
+            return [.trackList(.metadataChanged(entry))]
         case .quit: return [.output(.stop), .quit]
         case .outputStarted(let entry): return outputStarted(entry, at: now)
         case .outputNeedsNext(let entry): return outputNeedsNext(after: entry)

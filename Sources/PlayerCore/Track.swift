@@ -19,10 +19,12 @@ public struct Track: Sendable, Equatable {
     public var date: String?
     /// Exact playing time, gapless-aware; `nil` when it could not be determined.
     public var length: Microseconds?
+    /// A `file://` URI of the cover picture, once looked up (only for tracks that were current).
+    public var artURL: String?
 
     public init(path: String, title: String? = nil, artists: [String] = [], album: String? = nil,
                 albumArtists: [String] = [], genres: [String] = [], trackNumber: Int? = nil,
-                discNumber: Int? = nil, date: String? = nil, length: Microseconds? = nil) {
+                discNumber: Int? = nil, date: String? = nil, length: Microseconds? = nil, artURL: String? = nil) {
         self.path = path
         self.title = title
         self.artists = artists
@@ -33,6 +35,7 @@ public struct Track: Sendable, Equatable {
         self.discNumber = discNumber
         self.date = date
         self.length = length
+        self.artURL = artURL
     }
 
     /// The title to show: the tag, or the file name without its extension.

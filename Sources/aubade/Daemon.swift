@@ -5,6 +5,7 @@ import Dispatch
 import Glibc
 import Library
 import MPRIS
+import Persistence
 import PlayerCore
 
 /// `aubade serve`: the player, its MPRIS face and its audio output, wired together.
@@ -32,13 +33,21 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private var lostSoundServer = false
     private var sleepWatcher: SleepWatcher?
 
-    init(queue: DispatchQueue) throws(DBusError) {
+    private let shelf: PlaylistShelf
+    private let keeper: StateKeeper
+    private let covers: CoverCache
+
+    init(queue: DispatchQueue, directories: XDGDirectories, playlistsFolder: String) throws(DBusError) {
         coreQueue = queue
         connection = try Connection(bus: .session, queue: queue)
         output = OutputBridge()
+        shelf = PlaylistShelf(path: playlistsFolder, queue: queue)
+        keeper = StateKeeper(directory: directories.stateDirectory)
+        covers = CoverCache(directory: directories.coversDirectory)
     }
 
-    /// Owns the bus name, exports MPRIS, queues `tracks` and starts playing them.
+    /// Owns the bus name, exports MPRIS, then queues `tracks` and plays them — or, given
+    /// none, puts back the saved state (paused).
     func start(playing tracks: [Track]) throws(DBusError) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
         connection.onDisconnect = {
@@ -56,7 +65,18 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         let sleepWatcher = SleepWatcher(queue: coreQueue) { [weak self] in self?.handle(.sleepImminent) }
         sleepWatcher.start()
         self.sleepWatcher = sleepWatcher
-        if !tracks.isEmpty { handle(.enqueue(tracks, play: true)) }
+        shelf.onChange = { [weak self] old, new in
+            guard let self else { return }
+            self.mpris?.announcePlaylistChanges(from: old, to: new, activeBefore: self.shelf.active, activeNow: self.shelf.active)
+        }
+        shelf.start()
+        if !tracks.isEmpty {
+            handle(.enqueue(tracks, play: true))
+        } else if let memento = keeper.load() {
+            handle(.restore(memento))
+        }
+        keeper.start(on: coreQueue, memento: { [unowned self] in player.memento(at: MonotonicClock.now()) },
+                     isPlaying: { [unowned self] in player.status == .playing })
     }
 
     private func claimBusName() throws(DBusError) -> String {
@@ -99,7 +119,23 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         let before = player.snapshot
         let effects = player.handle(event, at: MonotonicClock.now())
         for effect in effects { perform(effect) }
-        mpris?.announceChanges(from: before, to: player.snapshot)
+        let after = player.snapshot
+        mpris?.announceChanges(from: before, to: after)
+        keeper.noteTurn(player, seeked: effects.contains { if case .seeked = $0 { return true } else { return false } })
+        if let current = after.current, current.id != before.current?.id, current.track.artURL == nil {
+            lookUpCover(of: current)
+        }
+    }
+
+    /// Covers are looked up when an entry becomes current (not for the whole queue), off the
+    /// core queue; the answer updates the entry (TrackMetadataChanged, Metadata).
+    private func lookUpCover(of entry: QueueEntry) {
+        let covers = self.covers
+        // The daemon lives as long as the process: capturing it strongly is safe.
+        loadingQueue.async { [self] in
+            guard let url = covers.artURL(for: entry.track.path) else { return }
+            coreQueue.async { [self] in handle(.artworkFound(entry.id, url: url)) }
+        }
     }
 
     var queue: PlayQueue { player.queue }
@@ -121,15 +157,33 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
     }
 
-    var playlists: [PlaylistDescription] { [] }
-    var activePlaylist: PlaylistDescription? { nil }
+    var playlists: [PlaylistDescription] { shelf.playlists }
+    var activePlaylist: PlaylistDescription? { shelf.active }
 
     func saveQueue(asPlaylist name: String) throws(DBusError) {
-        throw DBusError.failed("no playlists folder")
+        try shelf.save(name: name, tracks: player.queue.entries.map(\.track))
     }
 
     func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void) {
-        completion(.failure(.failed("no playlists folder")))
+        guard let info = shelf.info(for: playlist) else { return completion(.failure(.invalidArgs("no playlist \(playlist.objectPath)"))) }
+        let folder = shelf.folder
+        let loader = self.loader
+        let deliver = UncheckedSendable(completion)
+        loadingQueue.async { [self] in
+            let (tracks, problems) = folder.tracks(of: info, loader: loader)
+            coreQueue.async { [self] in
+                for problem in problems { Log.warning(problem.description) }
+                guard !tracks.isEmpty else {
+                    return deliver.value(.failure(.failed("nothing playable in \(info.path)")))
+                }
+                let before = self.shelf.active
+                self.shelf.active = playlist
+                self.handle(.replaceQueue(tracks, play: true))
+                self.mpris?.announcePlaylistChanges(from: self.shelf.playlists, to: self.shelf.playlists,
+                                                    activeBefore: before, activeNow: playlist)
+                deliver.value(.success(()))
+            }
+        }
     }
 
     private func handle(_ event: OutputEvent) {
@@ -184,6 +238,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     }
 
     private func shutDown() {
+        keeper.flush(player.memento(at: MonotonicClock.now()))
         output.shutdown()
         try? connection.releaseName(busName)
         connection.flush()

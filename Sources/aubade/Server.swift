@@ -2,6 +2,7 @@ import DBusKit
 import Dispatch
 import Glibc
 import Library
+import Persistence
 import PlayerCore
 
 /// Starts the daemon and keeps the process alive on the core queue.
@@ -17,7 +18,10 @@ enum Server {
         let daemon: Daemon
         do {
             daemon = try queue.sync { () throws(DBusError) -> Daemon in
-                let daemon = try Daemon(queue: queue)
+                let directories = XDGDirectories.current()
+                // AUBADE_PLAYLISTS_DIR overrides the folder (tests; the configuration file later).
+                let playlists = getenv("AUBADE_PLAYLISTS_DIR").map { String(cString: $0) } ?? directories.playlistsDirectory
+                let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists)
                 try daemon.start(playing: tracks)
                 return daemon
             }

@@ -7,7 +7,7 @@ import PlayerCore
     let tagged = QueueEntry(id: EntryID(7), track: Track(
         path: "/music/A b/ü.mp3", title: "Alpha", artists: ["Ann", "Bo"], album: "Demo",
         albumArtists: ["Various"], genres: ["Rock"], trackNumber: 3, discNumber: 1, date: "2009",
-        length: 3_000_000))
+        length: 3_000_000, artURL: "file:///cache/covers/ab.jpg"))
 
     private func field(_ key: String, of entry: QueueEntry?) -> DBusValue? {
         Metadata.fields(for: entry).first { $0.0 == key }?.1
@@ -17,7 +17,7 @@ import PlayerCore
         let expected: [String: String] = [
             "mpris:trackid": "o", "mpris:length": "x", "xesam:title": "s", "xesam:url": "s",
             "xesam:artist": "as", "xesam:album": "s", "xesam:albumArtist": "as", "xesam:genre": "as",
-            "xesam:trackNumber": "i", "xesam:discNumber": "i", "xesam:contentCreated": "s",
+            "xesam:trackNumber": "i", "xesam:discNumber": "i", "xesam:contentCreated": "s", "mpris:artUrl": "s",
         ]
         let fields = Metadata.fields(for: tagged)
         #expect(Set(fields.map(\.0)) == Set(expected.keys))
