@@ -3,11 +3,29 @@
 /// Shuffle never moves entries (the queue the user sees keeps its order); it only changes
 /// `playOrder`, a permutation of the entries' ids. Every entry appears in `playOrder` exactly
 /// once, so a shuffled pass plays each track once.
+///
+/// Lookups by id are dictionary lookups (a queue may hold 10,000 tracks and Next, Get or
+/// GetTracksMetadata must stay well under a millisecond); the indexes are rebuilt on edits,
+/// which are rare next to lookups.
 public struct PlayQueue: Sendable, Equatable {
-    public private(set) var entries: [QueueEntry] = []
+    public private(set) var entries: [QueueEntry] = [] {
+        didSet {
+            entryIndex = Self.positions(of: entries.lazy.map(\.id))
+            revision &+= 1
+        }
+    }
     /// The ids of `entries` in the order they play.
-    public private(set) var playOrder: [EntryID] = []
+    public private(set) var playOrder: [EntryID] = [] {
+        didSet {
+            orderIndex = Self.positions(of: playOrder)
+            revision &+= 1
+        }
+    }
+    private var entryIndex: [EntryID: Int] = [:]
+    private var orderIndex: [EntryID: Int] = [:]
     private var lastRawID: UInt64 = 0
+    /// Changes whenever the queue or its play order does: a cheap "did anything change?".
+    public private(set) var revision: UInt64 = 0
 
     public init() {}
 
@@ -15,24 +33,31 @@ public struct PlayQueue: Sendable, Equatable {
     public var count: Int { entries.count }
 
     public func entry(_ id: EntryID) -> QueueEntry? {
-        entries.first { $0.id == id }
+        entryIndex[id].map { entries[$0] }
     }
 
-    public func contains(_ id: EntryID) -> Bool { entry(id) != nil }
+    public func contains(_ id: EntryID) -> Bool { entryIndex[id] != nil }
+
+    private static func positions<S: Sequence>(of ids: S) -> [EntryID: Int] where S.Element == EntryID {
+        var positions: [EntryID: Int] = [:]
+        positions.reserveCapacity(ids.underestimatedCount)
+        for (position, id) in ids.enumerated() { positions[id] = position }
+        return positions
+    }
 
     /// Inserts tracks after `anchor` (in queue and play order), or at the end when `anchor` is nil.
     /// Returns the new entries' ids, in the order given.
     @discardableResult
     mutating func insert(_ tracks: [Track], after anchor: EntryID?) -> [EntryID] {
+        guard !tracks.isEmpty else { return [] }
         let newEntries = tracks.map { track -> QueueEntry in
             lastRawID += 1
             return QueueEntry(id: EntryID(lastRawID), track: track)
         }
         let ids = newEntries.map(\.id)
-        if let anchor, let index = entries.firstIndex(where: { $0.id == anchor }),
-           let orderIndex = playOrder.firstIndex(of: anchor) {
+        if let anchor, let index = entryIndex[anchor], let orderPosition = orderIndex[anchor] {
             entries.insert(contentsOf: newEntries, at: index + 1)
-            playOrder.insert(contentsOf: ids, at: orderIndex + 1)
+            playOrder.insert(contentsOf: ids, at: orderPosition + 1)
         } else {
             entries.append(contentsOf: newEntries)
             playOrder.append(contentsOf: ids)
@@ -47,11 +72,13 @@ public struct PlayQueue: Sendable, Equatable {
                                  using random: inout RandomSource) -> [EntryID] {
         let ids = insert(tracks, after: nil)
         playOrder.removeLast(ids.count)
-        let start = anchor.flatMap { playOrder.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        let start = anchor.flatMap { orderIndex[$0] }.map { $0 + 1 } ?? 0
+        var order = playOrder  // one rebuild of the index, not one per track
         for id in ids {
-            let slot = Int.random(in: start...playOrder.count, using: &random)
-            playOrder.insert(id, at: slot)
+            let slot = Int.random(in: start...order.count, using: &random)
+            order.insert(id, at: slot)
         }
+        playOrder = order
         return ids
     }
 
@@ -81,12 +108,12 @@ public struct PlayQueue: Sendable, Equatable {
 
     /// The entry before `id` in the queue the user sees (nil when first).
     public func predecessor(of id: EntryID) -> EntryID? {
-        guard let index = entries.firstIndex(where: { $0.id == id }), index > 0 else { return nil }
+        guard let index = entryIndex[id], index > 0 else { return nil }
         return entries[index - 1].id
     }
 
     mutating func update(_ id: EntryID, _ change: (inout Track) -> Void) {
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = entryIndex[id] else { return }
         change(&entries[index].track)
     }
 
@@ -97,14 +124,14 @@ public struct PlayQueue: Sendable, Equatable {
 
     /// The entry that plays after `id`, wrapping to the first when `wrapping`.
     public func entry(after id: EntryID, wrapping: Bool) -> EntryID? {
-        guard let index = playOrder.firstIndex(of: id) else { return playOrder.first }
+        guard let index = orderIndex[id] else { return playOrder.first }
         if index + 1 < playOrder.count { return playOrder[index + 1] }
         return wrapping ? playOrder.first : nil
     }
 
     /// The entry that plays before `id`, wrapping to the last when `wrapping`.
     public func entry(before id: EntryID, wrapping: Bool) -> EntryID? {
-        guard let index = playOrder.firstIndex(of: id) else { return playOrder.first }
+        guard let index = orderIndex[id] else { return playOrder.first }
         if index > 0 { return playOrder[index - 1] }
         return wrapping ? playOrder.last : nil
     }

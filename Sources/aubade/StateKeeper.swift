@@ -88,8 +88,8 @@ final class StateKeeper {
 
 /// The parts of the state whose change is worth a save (the position has its own timer).
 private struct PersistedKey: Equatable {
-    var entries: [EntryID]
-    var playOrder: [EntryID]
+    /// Changes with the queue or the play order (cheaper than comparing 10,000 ids).
+    var queueRevision: UInt64
     var current: EntryID?
     var status: PlaybackStatus
     var volume: Double
@@ -97,8 +97,7 @@ private struct PersistedKey: Equatable {
     var shuffle: Bool
 
     init(_ state: PlayerState) {
-        entries = state.queue.entries.map(\.id)
-        playOrder = state.queue.playOrder
+        queueRevision = state.queue.revision
         current = state.currentID
         status = state.status
         volume = state.volume
