@@ -66,25 +66,35 @@ extension PlayerState {
     mutating func trackUnplayable(_ entryID: EntryID, reason: String, at now: Instant) -> [Effect] {
         guard let entry = queue.entry(entryID) else { return [] }
         var effects: [Effect] = [.log(.warning, "\(entry.track.path): \(reason); skipped")]
-        let successor = queue.entry(after: entryID, wrapping: loopStatus != .none).flatMap { queue.entry($0) }
-        let wasCurrent = entryID == currentID
+        // Checked first: with LoopStatus Track the current entry can also be upcoming.
+        if entryID == currentID {
+            return effects + removeCurrent(wrapping: loopStatus != .none, at: now)
+        }
         let wasUpcoming = upcoming.contains(entryID)
         queue.remove(entryID)
         upcoming.removeAll { $0 == entryID }
         effects.append(.trackList(.removed(entryID)))
-
-        if wasCurrent {
-            // Checked first: with LoopStatus Track the current entry can also be upcoming.
-            if let successor, successor.id != entryID {
-                effects += jump(to: successor, at: now)
-            } else {
-                currentID = nil
-                effects += stop(at: now)
-                if let first = queue.firstInPlayOrder { select(first, at: now) }
-            }
-        } else if wasUpcoming, let last = lastHandedToOutput {
+        if wasUpcoming, let last = lastHandedToOutput {
             // The output is still waiting to hear what follows the last entry it holds.
             effects += outputNeedsNext(after: last)
+        }
+        return effects
+    }
+
+    /// Drops the current entry and moves on to the one after it (playing stays playing);
+    /// with nothing left to move to, stops.
+    mutating func removeCurrent(wrapping: Bool, at now: Instant) -> [Effect] {
+        guard let entryID = currentID else { return [] }
+        let successor = queue.entry(after: entryID, wrapping: wrapping).flatMap { queue.entry($0) }
+        queue.remove(entryID)
+        upcoming.removeAll { $0 == entryID }
+        var effects: [Effect] = [.trackList(.removed(entryID))]
+        if let successor, successor.id != entryID {
+            effects += jump(to: successor, at: now)
+        } else {
+            currentID = nil
+            effects += stop(at: now)
+            if let first = queue.firstInPlayOrder { select(first, at: now) }
         }
         return effects
     }

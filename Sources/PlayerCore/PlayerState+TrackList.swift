@@ -20,23 +20,9 @@ extension PlayerState {
 
     mutating func removeTrack(_ entryID: EntryID, at now: Instant) -> [Effect] {
         guard queue.contains(entryID) else { return [] }
-        var effects: [Effect] = []
-        if entryID == currentID {
-            let successor = queue.entry(after: entryID, wrapping: loopStatus == .playlist).flatMap { queue.entry($0) }
-            queue.remove(entryID)
-            upcoming.removeAll { $0 == entryID }
-            effects.append(.trackList(.removed(entryID)))
-            if let successor, successor.id != entryID {
-                effects += jump(to: successor, at: now)
-            } else {
-                currentID = nil
-                effects += stop(at: now)
-                if let first = queue.firstInPlayOrder { select(first, at: now) }
-            }
-            return effects
-        }
+        if entryID == currentID { return removeCurrent(wrapping: loopStatus == .playlist, at: now) }
         queue.remove(entryID)
-        effects.append(.trackList(.removed(entryID)))
+        var effects: [Effect] = [.trackList(.removed(entryID))]
         if upcoming.contains(entryID) {
             // The output already holds it: take it back by reloading where we are.
             effects += reloadCurrent(at: now)
