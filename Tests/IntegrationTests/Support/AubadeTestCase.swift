@@ -45,8 +45,8 @@ class AubadeTestCase: XCTestCase {
 
     @discardableResult
     func startDaemon(_ arguments: [String], waitingFor name: String? = Daemon.busName,
-                     environment: [String: String] = [:]) throws -> Daemon {
-        let daemon = try Daemon(serve: arguments, environment: environment)
+                     environment: [String: String] = [:], home: URL? = nil) throws -> Daemon {
+        let daemon = try Daemon(serve: arguments, environment: environment, home: home)
         daemons.append(daemon)
         if let name { try daemon.waitForBusName(name) }
         return daemon

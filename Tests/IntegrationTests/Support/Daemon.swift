@@ -11,6 +11,8 @@ final class Daemon {
     let arguments: [String]
     let process: Subprocess
     let home: URL
+    /// False when the test gave the home (a restart in the same home): then `stop` leaves it.
+    private let ownsHome: Bool
 
     var pid: Int32 { process.pid }
     var stderrLines: [String] { process.stderr.lines }
@@ -21,10 +23,13 @@ final class Daemon {
     /// The daemon's connection (":1.N"), known once `waitForBusName` succeeded.
     private(set) var uniqueName: String?
 
-    /// Starts `aubade serve ARGUMENTS` without waiting for anything.
-    init(serve arguments: [String], environment extra: [String: String] = [:]) throws {
+    /// Starts `aubade serve ARGUMENTS` without waiting for anything. With `home`, it runs in
+    /// that home (and its XDG directories) and `stop` leaves it: a second daemon started with
+    /// the same home finds what the first remembered.
+    init(serve arguments: [String], environment extra: [String: String] = [:], home givenHome: URL? = nil) throws {
         self.arguments = ["serve"] + arguments
-        home = TestRunDirectory.url.appendingPathComponent("home-\(UUID().uuidString)", isDirectory: true)
+        ownsHome = givenHome == nil
+        home = givenHome ?? TestRunDirectory.url.appendingPathComponent("home-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         process = try Subprocess(try Daemon.binaryPath(), self.arguments, environment: [
             "HOME": home.path,
@@ -72,7 +77,7 @@ final class Daemon {
                 Thread.sleep(forTimeInterval: 0.02)
             }
         }
-        try? FileManager.default.removeItem(at: home)
+        if ownsHome { try? FileManager.default.removeItem(at: home) }
     }
 
     /// `AUBADE_BINARY`, else `aubade` next to the test executable (SwiftPM builds both into

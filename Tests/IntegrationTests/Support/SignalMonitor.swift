@@ -56,11 +56,14 @@ final class SignalMonitor {
 
     /// Watches the signals sent by `sender` (a unique name; the bus matches well-known names only
     /// for ordinary match rules, not reliably for monitors).
-    init(sender: String) throws {
-        let rules = [
-            "type='signal',sender='\(sender)'",
-            "type='signal',path='\(SignalMonitor.sentinelPath)'",
-        ]
+    convenience init(sender: String) throws {
+        try self.init(rules: ["type='signal',sender='\(sender)'"])
+    }
+
+    /// Watches the signals matching `rules` (dbus-monitor match rules), from whoever sends
+    /// them: for signals sent before the sender's unique name is known (a daemon starting up).
+    init(rules matchRules: [String]) throws {
+        let rules = matchRules + ["type='signal',path='\(SignalMonitor.sentinelPath)'"]
         process = try Subprocess("dbus-monitor", ["--session"] + rules)
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline {
