@@ -31,11 +31,14 @@ let package = Package(
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore"]),
         .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding"]),
+        // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
+        .target(name: "Configuration", dependencies: ["PlayerCore"]),
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),

@@ -1,0 +1,155 @@
+import PlayerCore
+
+/// Everything `aubade serve` can be told: from `$XDG_CONFIG_HOME/aubade/aubade.conf`, then the
+/// command-line flags on top (`Settings.load(commandLine:)`).
+///
+/// Paths are absolute, with `~` and `$HOME` already expanded.
+public struct Settings: Sendable, Equatable {
+    /// Played at start when `aubade serve` is given no PATHs (key `music-folder`, repeated).
+    public var musicFolders: [String] = []
+    /// Where saved playlists live; nil: `$XDG_MUSIC_DIR/Playlists`.
+    public var playlistsFolder: String?
+    public var pauseOnRouteLoss = true
+    public var pauseOnInterruption = true
+    public var resumeOnReconnect = false
+    /// Seconds within which the lost device must come back for `resumeOnReconnect`.
+    public var reconnectWindow: Double = 30
+    /// The stream's volume at start (0…1.5, 1 = 100 %); nil: what was saved, else 1.
+    public var initialVolume: Double?
+    public var logLevel: LogLevel = .info
+    /// Pause when the machine goes to sleep (logind's PrepareForSleep).
+    public var pauseBeforeSleep = true
+
+    public init() {}
+
+    /// The policy keys as PlayerCore's audio-session policy (the window in microseconds).
+    public var policy: AudioSessionPolicy {
+        var policy = AudioSessionPolicy()
+        policy.pauseOnRouteLoss = pauseOnRouteLoss
+        policy.pauseOnInterruption = pauseOnInterruption
+        policy.resumeOnReconnect = resumeOnReconnect
+        policy.reconnectWindow = Microseconds((reconnectWindow * 1_000_000).rounded())
+        return policy
+    }
+
+    /// Valid ranges, shared by the file, the flags and the documentation.
+    public static let volumeRange: ClosedRange<Double> = 0...1.5
+    public static let reconnectWindowRange: ClosedRange<Double> = 0...86_400
+
+    /// Every key of the file, with its default and meaning, for `aubade serve --help` and the
+    /// README.
+    public static var documentation: String {
+        var text = """
+            Configuration file: $XDG_CONFIG_HOME/aubade/aubade.conf (~/.config/aubade/aubade.conf),
+            or the file given with --config. One `key = value` per line; blank lines and lines
+            starting with # are ignored, and so is the rest of a line after " #". A value may be
+            put in "double" or 'single' quotes (needed when it starts or ends with spaces or holds
+            " #"). Paths must be absolute; ~ and $HOME are expanded. No file means all defaults;
+            an unknown key or a bad value stops aubade serve with the file, line and key.
+            Command-line flags override the file.
+
+            """
+        for key in ConfigurationKey.all {
+            text += "\n  \(key.name) = \(key.placeholder)"
+            text += "\n      default: \(key.defaultText)"
+            if let flag = key.flag { text += "; flag: \(flag)" }
+            for line in key.meaning { text += "\n      \(line)" }
+        }
+        return text + "\n"
+    }
+}
+
+/// One key of the file: its name, how its value is read, and its documentation. The parser and
+/// `Settings.documentation` both read this table, so they cannot disagree.
+struct ConfigurationKey: Sendable {
+    var name: String
+    var placeholder: String
+    var defaultText: String
+    var flag: String?
+    var meaning: [String]
+    /// `music-folder` may be given on several lines; every other key once.
+    var repeatable = false
+    /// Stores the value; throws the reason it is bad ("expected …").
+    var apply: @Sendable (inout Settings, String, PathExpansion) throws(ValueError) -> Void
+
+    static let all: [ConfigurationKey] = [
+        ConfigurationKey(
+            name: "music-folder", placeholder: "DIR", defaultText: "none", flag: "--music-folder DIR (repeatable)",
+            meaning: ["A folder (or file, or M3U playlist) to play when aubade serve gets no PATHs.",
+                      "Repeat the key, one per line, for several; they play in that order."],
+            repeatable: true,
+            apply: { settings, value, paths throws(ValueError) in settings.musicFolders.append(try paths.absolute(value)) }),
+        ConfigurationKey(
+            name: "playlists-folder", placeholder: "DIR", defaultText: "$XDG_MUSIC_DIR/Playlists (~/Music/Playlists)",
+            flag: "--playlists-folder DIR",
+            meaning: ["Where aubade save writes playlists and aubade load and MPRIS Playlists find them."],
+            apply: { settings, value, paths throws(ValueError) in settings.playlistsFolder = try paths.absolute(value) }),
+        ConfigurationKey(
+            name: "pause-on-route-loss", placeholder: "true|false", defaultText: "true",
+            meaning: ["Pause when the headphones, headset, Bluetooth, USB or car device we play to goes away."],
+            apply: { settings, value, _ throws(ValueError) in settings.pauseOnRouteLoss = try ValueError.boolean(value) }),
+        ConfigurationKey(
+            name: "pause-on-interruption", placeholder: "true|false", defaultText: "true",
+            meaning: ["Pause during a call (a media.role=phone stream or a cork request), resume after it."],
+            apply: { settings, value, _ throws(ValueError) in settings.pauseOnInterruption = try ValueError.boolean(value) }),
+        ConfigurationKey(
+            name: "resume-on-reconnect", placeholder: "true|false", defaultText: "false",
+            flag: "--resume-on-reconnect / --no-resume-on-reconnect",
+            meaning: ["After a pause for a lost device, resume when the same device comes back within",
+                      "reconnect-window seconds (and nothing else paused the music meanwhile)."],
+            apply: { settings, value, _ throws(ValueError) in settings.resumeOnReconnect = try ValueError.boolean(value) }),
+        ConfigurationKey(
+            name: "reconnect-window", placeholder: "SECONDS", defaultText: "30",
+            meaning: ["How long a lost device may stay away and still resume the music (0 to 86400)."],
+            apply: { settings, value, _ throws(ValueError) in
+                settings.reconnectWindow = try ValueError.number(value, in: Settings.reconnectWindowRange,
+                                                                 expected: "a number of seconds from 0 to 86400")
+            }),
+        ConfigurationKey(
+            name: "volume", placeholder: "0…1.5", defaultText: "the volume saved at exit, else 1", flag: "--volume V",
+            meaning: ["The stream's volume at start: 1 is 100 %, 0.4 shows as 40 % in pavucontrol."],
+            apply: { settings, value, _ throws(ValueError) in
+                settings.initialVolume = try ValueError.number(value, in: Settings.volumeRange,
+                                                               expected: "a number from 0 to 1.5 (1 = 100 %)")
+            }),
+        ConfigurationKey(
+            name: "log-level", placeholder: "LEVEL", defaultText: "info", flag: "--log-level LEVEL",
+            meaning: ["debug, info, notice, warning or error: the least important lines logged."],
+            apply: { settings, value, _ throws(ValueError) in settings.logLevel = try ValueError.logLevel(value) }),
+        ConfigurationKey(
+            name: "pause-before-sleep", placeholder: "true|false", defaultText: "true",
+            meaning: ["Pause when the machine suspends or hibernates (needs logind on the system bus)."],
+            apply: { settings, value, _ throws(ValueError) in settings.pauseBeforeSleep = try ValueError.boolean(value) }),
+    ]
+
+    static func named(_ name: String) -> ConfigurationKey? {
+        all.first { $0.name == name }
+    }
+}
+
+/// Why a value is bad, without the location (the caller adds file, line and key).
+struct ValueError: Error {
+    var expected: String
+
+    static func boolean(_ value: String) throws(ValueError) -> Bool {
+        switch value.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: throw ValueError(expected: "true or false (or yes/no, on/off)")
+        }
+    }
+
+    static func number(_ value: String, in range: ClosedRange<Double>, expected: String) throws(ValueError) -> Double {
+        guard let number = Double(value), number.isFinite, range.contains(number) else {
+            throw ValueError(expected: expected)
+        }
+        return number
+    }
+
+    static func logLevel(_ value: String) throws(ValueError) -> LogLevel {
+        guard let level = LogLevel(rawValue: value.lowercased()) else {
+            throw ValueError(expected: "debug, info, notice, warning or error")
+        }
+        return level
+    }
+}
