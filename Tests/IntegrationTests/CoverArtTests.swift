@@ -11,7 +11,11 @@ final class CoverArtTests: AubadeTestCase {
         queueFixtures = try QueueFixtures.shared()
     }
 
+    /// The current track's mpris:artUrl as a file URL. Covers are looked up once a track is
+    /// current, off the daemon's main queue: waits up to 5 s for it to appear.
     private func artFile(file: StaticString = #filePath, line: UInt = #line) throws -> URL? {
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while try metadata()["mpris:artUrl"] == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         guard let art = try metadata()["mpris:artUrl"] else {
             XCTFail("no mpris:artUrl in \((try? metadata()).map(String.init(describing:)) ?? "?")", file: file, line: line)
             return nil
@@ -49,6 +53,34 @@ final class CoverArtTests: AubadeTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: covers.path).count, 1)
     }
 
+    func testACoverFoundWhenATrackBecomesCurrentIsAnnounced() throws {
+        let daemon = try startPlaying([fixtures.long, queueFixtures.embeddedCover])
+        let ids = try tracks()
+        let signals = try monitor(daemon)
+        let mark = signals.mark
+        try playerctl("next")
+        try waitForTitle("Covered")
+        guard let art = try artFile() else { return }
+        XCTAssertEqual(try trackID(), ids[1], "the entry's id changed with its metadata")
+        let announced = signals.waitForMessage(after: mark) {
+            $0.changedInterface == Bus.playerInterface && $0.changedProperties["Metadata"]?.dictionary?["mpris:artUrl"] != nil
+        }
+        XCTAssertEqual(announced?.changedProperties["Metadata"]?.dictionary?["mpris:artUrl"]?.string, art.absoluteString,
+                       "PropertiesChanged(Metadata) with the artUrl")
+        // The entry's metadata changed: the TrackList says so too.
+        let changed = signals.waitForMessage(after: mark, timeout: 2) {
+            $0.kind == "signal" && $0.interface == Bus.trackListInterface && $0.member == "TrackMetadataChanged"
+        }
+        if let changed {
+            XCTAssertEqual(changed.arguments.map(\.signature), ["o", "a{sv}"], "\(changed)")
+            XCTAssertEqual(changed.arguments.first, .objectPath(ids[1]))
+            XCTAssertEqual(changed.arguments.last?.dictionary?["mpris:artUrl"]?.string, art.absoluteString)
+        } else {
+            XCTFail("no TrackMetadataChanged for the entry whose cover was found")
+        }
+        XCTAssertEqual(try Bus.tracksMetadata([ids[1]]).first?["mpris:artUrl"]?.string, art.absoluteString)
+    }
+
     func testACoverJpgBesideTheFileIsPublished() throws {
         try startPlaying([queueFixtures.folderCoverTrack])
         guard let art = try artFile() else { return }
@@ -57,6 +89,7 @@ final class CoverArtTests: AubadeTestCase {
 
     func testNoPictureMeansNoArtUrl() throws {
         try startPlaying([fixtures.alpha])
+        Thread.sleep(forTimeInterval: 0.5)  // time for a lookup to finish
         let fields = try metadata()
         XCTAssertNil(fields["mpris:artUrl"], "artUrl for a file without a picture: \(fields)")
     }
