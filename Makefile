@@ -2,6 +2,7 @@
 #   make run [MUSIC="file.mp3 folder/ list.m3u"]   build (release) and play; a demo playlist without MUSIC
 #   make test                                      build and run all tests in a private audio session
 #                                                  (PulseAudio), then the audio-session tests on PipeWire
+#   make install [PREFIX=…] / make uninstall       the binary, the systemd user unit, D-Bus activation
 # SWIFT_FLAGS is passed to every swift build/test (e.g. SWIFT_FLAGS="--build-path /tmp/b").
 
 SHELL := /bin/bash
@@ -12,7 +13,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT_FLAGS ?=
 MUSIC ?=
 
-.PHONY: all deps build release test bench run clean
+.PHONY: all deps build release test bench run clean install uninstall
 
 all: build
 
@@ -66,3 +67,100 @@ run: release
 
 clean:
 	swift package clean $(SWIFT_FLAGS)
+
+# --- make install / make uninstall -------------------------------------------------------------
+# A user (the default): PREFIX=~/.local, the unit in ~/.config/systemd/user ($XDG_CONFIG_HOME),
+# the activation file in ~/.local/share/dbus-1/services ($XDG_DATA_HOME): the places a user's
+# systemd and session bus look. Root: PREFIX=/usr/local, $(PREFIX)/lib/systemd/user and
+# $(PREFIX)/share/dbus-1/services, seen by every user's systemd and session bus.
+# The unit and the activation file get the real path of the binary (@bindir@). DESTDIR stages
+# everything under another root (packaging); the files still name the final paths.
+# What was installed (files, and the folders that had to be created) is listed in MANIFEST;
+# `make uninstall` (same PREFIX) removes exactly that. BINARY=path installs that binary instead
+# of building a release one (the tests use it).
+ifeq ($(shell id -u),0)
+PREFIX ?= /usr/local
+USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
+DBUS_SERVICES_DIR ?= $(PREFIX)/share/dbus-1/services
+else
+PREFIX ?= $(HOME)/.local
+USER_UNIT_DIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
+DBUS_SERVICES_DIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)/dbus-1/services
+endif
+BINDIR ?= $(PREFIX)/bin
+MANIFEST ?= $(PREFIX)/share/aubade/install-manifest
+DESTDIR ?=
+BINARY ?=
+
+install:
+	@set -euo pipefail; \
+	binary='$(BINARY)'; \
+	if [[ -z $$binary ]]; then \
+	    echo "make install: swift build -c release $(SWIFT_FLAGS)"; \
+	    swift build -c release $(SWIFT_FLAGS); \
+	    binary="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
+	fi; \
+	[[ -x $$binary ]] || { echo "make install: $$binary is not an executable" >&2; exit 1; }; \
+	dest='$(DESTDIR)'; manifest='$(MANIFEST)'; \
+	dirs=(); \
+	if [[ -f $$dest$$manifest ]]; then mapfile -t dirs < <(sed -n 's/^dir //p' "$$dest$$manifest"); fi; \
+	make_dir() { \
+	    local dir=$$1 missing=(); \
+	    while [[ $$dir != / && ! -d $$dest$$dir ]]; do missing=("$$dir" "$${missing[@]}"); dir=$$(dirname "$$dir"); done; \
+	    for dir in "$${missing[@]}"; do mkdir "$$dest$$dir"; dirs+=("$$dir"); echo "  created   $$dest$$dir/"; done; \
+	}; \
+	if [[ -n $$dest ]]; then mkdir -p "$$dest"; fi; \
+	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' "$$(dirname "$$manifest")"; do make_dir "$$dir"; done; \
+	staging=$$(mktemp -d); trap 'rm -rf "$$staging"' EXIT; \
+	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade.service >"$$staging/aubade.service"; \
+	sed 's|@bindir@|$(BINDIR)|g' dbus/org.mpris.MediaPlayer2.aubade.service >"$$staging/org.mpris.MediaPlayer2.aubade.service"; \
+	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
+	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
+	install -m 0644 "$$staging/aubade.service" "$$dest$(USER_UNIT_DIR)/aubade.service"; \
+	echo "  installed $$dest$(USER_UNIT_DIR)/aubade.service  (systemd user unit)"; \
+	install -m 0644 "$$staging/org.mpris.MediaPlayer2.aubade.service" "$$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service"; \
+	echo "  installed $$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service  (D-Bus activation)"; \
+	{ \
+	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
+	    printf 'file %s\n' '$(BINDIR)/aubade' '$(USER_UNIT_DIR)/aubade.service' \
+	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' "$$manifest"; \
+	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \
+	} >"$$dest$$manifest"; \
+	echo "  recorded  $$dest$$manifest"; \
+	if [[ -n $$dest ]]; then \
+	    echo "make install: staged under DESTDIR=$$dest (the files name $(BINDIR)/aubade)"; \
+	else \
+	    case ":$$PATH:" in *':$(BINDIR):'*) ;; *) echo "make install: note: $(BINDIR) is not on your PATH";; esac; \
+	    echo "make install: done. Next: systemctl --user daemon-reload && systemctl --user enable --now aubade"; \
+	    echo "  (without enabling it, D-Bus starts it on the first call to org.mpris.MediaPlayer2.aubade)"; \
+	fi
+
+uninstall:
+	@set -euo pipefail; \
+	dest='$(DESTDIR)'; manifest='$(MANIFEST)'; \
+	if [[ ! -f $$dest$$manifest ]]; then \
+	    echo "make uninstall: no $$dest$$manifest: nothing installed with PREFIX=$(PREFIX) (give the PREFIX you installed with)" >&2; \
+	    exit 1; \
+	fi; \
+	unit='$(USER_UNIT_DIR)/aubade.service'; \
+	if [[ -z $$dest ]] && grep -qxF "file $$unit" "$$dest$$manifest" \
+	        && [[ -L $$(dirname "$$unit")/default.target.wants/aubade.service ]]; then \
+	    echo "make uninstall: aubade is still enabled; first: systemctl --user disable --now aubade" >&2; \
+	    exit 1; \
+	fi; \
+	mapfile -t files < <(sed -n 's/^file //p' "$$dest$$manifest"); \
+	mapfile -t dirs < <(sed -n 's/^dir //p' "$$dest$$manifest" | sort -r); \
+	for file in "$${files[@]}"; do \
+	    if [[ -e $$dest$$file || -L $$dest$$file ]]; then rm -f "$$dest$$file"; echo "  removed   $$dest$$file"; \
+	    else echo "  (already gone: $$dest$$file)"; fi; \
+	done; \
+	for dir in "$${dirs[@]}"; do \
+	    [[ -d $$dest$$dir ]] || continue; \
+	    if rmdir "$$dest$$dir" 2>/dev/null; then echo "  removed   $$dest$$dir/"; \
+	    else echo "  kept      $$dest$$dir/ (not empty: holds files make install did not put there)"; fi; \
+	done; \
+	if [[ -z $$dest ]]; then \
+	    echo "make uninstall: done. Next: systemctl --user daemon-reload"; \
+	else \
+	    echo "make uninstall: done (DESTDIR=$$dest)"; \
+	fi
