@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["PlayerCore"]),
 
         .executableTarget(name: "aubade",
-                          dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence"]),
+                          dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
+                                         "Configuration"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),

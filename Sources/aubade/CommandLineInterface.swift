@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Configuration
 import Library
 import PlayerCore
 
@@ -8,7 +9,7 @@ enum CommandLineInterface {
     static let version = "0.1.0"
 
     static let usage = """
-        usage: aubade serve [--log-level LEVEL] [PATH…]
+        usage: aubade serve [--config FILE] [--volume V] [--log-level LEVEL] [PATH…]
                aubade status | queue | route | monitor | playlists
                aubade add PATH… | remove N | clear | save NAME | load NAME
                aubade --help | --version
@@ -29,8 +30,7 @@ enum CommandLineInterface {
                 and interruption, and each change of playback status, one line each with a time.
         route   Print where the music goes now: the output's kind, name, port and bus.
 
-        options of serve:
-          --log-level LEVEL   debug, info (default), notice, warning or error
+        `aubade serve --help` lists the options and the configuration file's keys.
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -63,35 +63,21 @@ enum CommandLineInterface {
     }
 
     private static func serve(_ arguments: [String]) -> Int32 {
-        var paths: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--help", "-h":
-                print(usage)
-                return 0
-            case "--log-level":
-                guard index + 1 < arguments.count,
-                      let level = LogLevel(rawValue: arguments[index + 1]) else {
-                    printError("aubade serve: --log-level takes debug, info, notice, warning or error")
-                    return 64
-                }
-                Log.threshold = level
-                index += 1
-            case "--":
-                paths += arguments[(index + 1)...]
-                index = arguments.count
-            default:
-                if argument.hasPrefix("-") {
-                    printError("aubade serve: unknown option '\(argument)'")
-                    return 64
-                }
-                paths.append(argument)
-            }
-            index += 1
+        let loaded: (settings: Settings, flags: ServeFlags, file: String)
+        do throws(ConfigurationError) {
+            loaded = try Settings.load(commandLine: arguments)
+        } catch {
+            printError("aubade serve: \(error.description)")
+            return error.isUsageError ? 64 : 1
         }
-        return Server.run(paths: paths)
+        if loaded.flags.help {
+            print(usage)
+            print("\nconfiguration (\(loaded.file); flags override it):\n\(Settings.documentation)")
+            return 0
+        }
+        Log.threshold = loaded.settings.logLevel
+        return Server.run(paths: loaded.flags.operands, settings: loaded.settings, volumeFlag: loaded.flags.volume,
+                          reload: { () throws(ConfigurationError) in try Settings.load(commandLine: arguments).settings })
     }
 
     static func printError(_ text: String) {

@@ -1,4 +1,5 @@
 import AudioOutput
+import Configuration
 import DBusKit
 import Decoding
 import Dispatch
@@ -48,7 +49,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
 
     /// Owns the bus name, exports MPRIS, then queues `tracks` and plays them — or, given
     /// none, puts back the saved state (paused).
-    func start(playing tracks: [Track]) throws(DBusError) {
+    func start(playing tracks: [Track], settings: Settings, volumeFlag: Double?,
+               reload: @escaping () throws(ConfigurationError) -> Settings) throws(DBusError) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
         connection.onDisconnect = {
             // Losing the session bus is fatal: systemd restarts us on a fresh one.
@@ -62,21 +64,61 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             self.coreQueue.async { self.handle(event) }
         }
         installSignalHandlers()
-        let sleepWatcher = SleepWatcher(queue: coreQueue) { [weak self] in self?.handle(.sleepImminent) }
-        sleepWatcher.start()
-        self.sleepWatcher = sleepWatcher
+        installReload(reload)
+        handle(.setPolicy(settings.policy))
+        if settings.pauseBeforeSleep {
+            let sleepWatcher = SleepWatcher(queue: coreQueue) { [weak self] in self?.handle(.sleepImminent) }
+            sleepWatcher.start()
+            self.sleepWatcher = sleepWatcher
+        }
         shelf.onChange = { [weak self] old, new in
             guard let self else { return }
             self.mpris?.announcePlaylistChanges(from: old, to: new, activeBefore: self.shelf.active, activeNow: self.shelf.active)
         }
         shelf.start()
         if !tracks.isEmpty {
+            if let volume = settings.initialVolume { handle(.setVolume(volume)) }
             handle(.enqueue(tracks, play: true))
         } else if let memento = keeper.load() {
             handle(.restore(memento))
+            if let volume = volumeFlag { handle(.setVolume(volume)) }
+        } else {
+            // A first start with nothing given: the music folders wait in the queue, silent.
+            if let volume = settings.initialVolume { handle(.setVolume(volume)) }
+            queueMusicFolders(settings.musicFolders)
         }
         keeper.start(on: coreQueue, memento: { [unowned self] in player.memento(at: MonotonicClock.now()) },
                      isPlaying: { [unowned self] in player.status == .playing })
+    }
+
+    private func queueMusicFolders(_ folders: [String]) {
+        guard !folders.isEmpty else { return }
+        let loader = self.loader
+        loadingQueue.async { [self] in
+            let (tracks, problems) = loader.load(folders)
+            coreQueue.async { [self] in
+                for problem in problems { Log.warning(problem.description) }
+                handle(.enqueue(tracks, play: false))
+            }
+        }
+    }
+
+    /// SIGHUP reads the configuration again; a broken file is logged and the old settings stay.
+    private func installReload(_ reload: @escaping () throws(ConfigurationError) -> Settings) {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: coreQueue)
+        source.setEventHandler { [self] in
+            do throws(ConfigurationError) {
+                let settings = try reload()
+                Log.threshold = settings.logLevel
+                handle(.setPolicy(settings.policy))
+                Log.info("configuration reloaded")
+            } catch {
+                Log.error("configuration not reloaded: \(error.description)")
+            }
+        }
+        source.resume()
+        signalSources.append(source)
     }
 
     private func claimBusName() throws(DBusError) -> String {

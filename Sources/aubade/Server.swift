@@ -1,5 +1,6 @@
 import DBusKit
 import Dispatch
+import Configuration
 import Glibc
 import Library
 import Persistence
@@ -7,7 +8,10 @@ import PlayerCore
 
 /// Starts the daemon and keeps the process alive on the core queue.
 enum Server {
-    static func run(paths: [String]) -> Int32 {
+    /// `reload` reads the configuration again (SIGHUP). `volumeFlag` is a `--volume` given on
+    /// the command line: unlike the file's initial volume, it wins over the restored one.
+    static func run(paths: [String], settings: Settings, volumeFlag: Double?,
+                    reload: @escaping () throws(ConfigurationError) -> Settings) -> Int32 {
         let (tracks, problems) = QueueLoader().load(paths)
         for problem in problems { Log.warning(problem.description) }
         if !paths.isEmpty, tracks.isEmpty {
@@ -19,10 +23,11 @@ enum Server {
         do {
             daemon = try queue.sync { () throws(DBusError) -> Daemon in
                 let directories = XDGDirectories.current()
-                // AUBADE_PLAYLISTS_DIR overrides the folder (tests; the configuration file later).
-                let playlists = getenv("AUBADE_PLAYLISTS_DIR").map { String(cString: $0) } ?? directories.playlistsDirectory
+                // AUBADE_PLAYLISTS_DIR (for tests) stands in for the configured folder.
+                let playlists = settings.playlistsFolder ?? getenv("AUBADE_PLAYLISTS_DIR").map { String(cString: $0) }
+                    ?? directories.playlistsDirectory
                 let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists)
-                try daemon.start(playing: tracks)
+                try daemon.start(playing: tracks, settings: settings, volumeFlag: volumeFlag, reload: reload)
                 return daemon
             }
         } catch let error as DBusError {

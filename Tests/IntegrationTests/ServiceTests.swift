@@ -234,17 +234,6 @@ final class ServiceTests: XCTestCase {
 /// `aubade serve` reads $XDG_CONFIG_HOME/aubade/aubade.conf, refuses a broken one naming file,
 /// line and key, and lets flags override it.
 final class ConfigurationFileTests: AubadeTestCase {
-    /// A fresh home with `text` as its aubade.conf; returns the home and the file's path.
-    func home(withConfiguration text: String) throws -> (home: URL, file: String) {
-        let home = TestRunDirectory.url.appendingPathComponent("home-config-\(UUID().uuidString)", isDirectory: true)
-        let folder = home.appendingPathComponent(".config/aubade", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("aubade.conf")
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
-        return (home, file.path)
-    }
-
     /// Starts `aubade serve` in `home` and expects it to exit non-zero with `texts` on stderr.
     func assertRefusesToStart(home: URL, _ arguments: [String] = [], status expected: Int32? = nil,
                               mentioning texts: [String], line: UInt = #line) throws {
@@ -292,5 +281,18 @@ final class ConfigurationFileTests: AubadeTestCase {
         try eventually("Volume 0.6 from --volume over the file's 0.3") {
             try Bus.get(Bus.playerInterface, "Volume").double == 0.6
         }
+    }
+}
+
+extension AubadeTestCase {
+    /// A fresh home with `text` as its aubade.conf; returns the home and the file's path.
+    func home(withConfiguration text: String) throws -> (home: URL, file: String) {
+        let home = TestRunDirectory.url.appendingPathComponent("home-config-\(UUID().uuidString)", isDirectory: true)
+        let folder = home.appendingPathComponent(".config/aubade", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("aubade.conf")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        return (home, file.path)
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+/// SIGHUP reads the configuration again; SIGTERM stops cleanly (state saved, name released).
+final class SignalHandlingTests: AubadeTestCase {
+    private func sessionProperty(_ name: String) throws -> DBusValue {
+        try Bus.get("org.aubade.AudioSession1", name)
+    }
+
+    func testSighupReloadsTheConfiguration() throws {
+        let (home, file) = try home(withConfiguration: "resume-on-reconnect = no\n")
+        let daemon = try startDaemon([fixtures.long.path], home: home)
+        XCTAssertEqual(try sessionProperty("ResumeOnReconnect"), .boolean(false))
+
+        try "resume-on-reconnect = yes\nreconnect-window = 12\n".write(toFile: file, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        try eventually("ResumeOnReconnect from the reloaded file") {
+            try self.sessionProperty("ResumeOnReconnect") == .boolean(true)
+        }
+        XCTAssertEqual(try sessionProperty("ReconnectWindow"), .double(12))
+        XCTAssertNotNil(daemon.waitForLog(containing: "configuration reloaded"))
+    }
+
+    func testABrokenFileOnSighupKeepsTheOldSettings() throws {
+        let (home, file) = try home(withConfiguration: "resume-on-reconnect = yes\n")
+        let daemon = try startDaemon([fixtures.long.path], home: home)
+        try "resume-on-reconnect = perhaps\n".write(toFile: file, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        XCTAssertNotNil(daemon.waitForLog(containing: "configuration not reloaded"))
+        XCTAssertTrue(daemon.stderrLines.contains { $0.contains("\(file):1:") })
+        XCTAssertEqual(try sessionProperty("ResumeOnReconnect"), .boolean(true))
+        XCTAssertTrue(daemon.isRunning)
+    }
+
+    func testSigtermSavesTheStateAndReleasesTheName() throws {
+        let (home, _) = try home(withConfiguration: "")
+        let daemon = try startDaemon([fixtures.long.path], home: home)
+        try playerctl("volume", "0.45")
+        kill(daemon.pid, SIGTERM)
+        XCTAssertEqual(daemon.waitForExit(timeout: 5), 0)
+        try eventually("the bus name to be released") { try !Bus.nameHasOwner(Daemon.busName) }
+        let state = home.appendingPathComponent(".local/state/aubade/state.json")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as? [String: Any]
+        XCTAssertEqual(json?["volume"] as? Double, 0.45)
+    }
+}
