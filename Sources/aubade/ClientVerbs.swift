@@ -16,7 +16,7 @@ enum ClientVerbs {
         do throws(DBusError) {
             let client = try DaemonClient()
             switch verb {
-            case "status": try status(client)
+            case "status": try arguments == ["--json"] ? statusJSON(client) : status(client)
             case "route": try route(client)
             case "queue": try queue(client)
             case "add": try add(client, arguments)
@@ -36,7 +36,9 @@ enum ClientVerbs {
 
     private static func usageProblem(_ verb: String, _ arguments: [String]) -> String? {
         switch verb {
-        case "status", "route", "queue", "clear", "playlists":
+        case "status":
+            return arguments.isEmpty || arguments == ["--json"] ? nil : "takes only --json"
+        case "route", "queue", "clear", "playlists":
             return arguments.isEmpty ? nil : "takes no arguments"
         case "add":
             return arguments.isEmpty ? "give one or more files, folders or playlists" : nil
@@ -71,6 +73,13 @@ enum ClientVerbs {
         if let route = try? client.property(MPRISNames.audioSessionInterface, "CurrentRoute").asVardict, !route.isEmpty {
             print("route  \(RouteText.describe(route))")
         }
+    }
+
+    private static func statusJSON(_ client: DaemonClient) throws(DBusError) {
+        let player = try client.properties(MPRISNames.playerInterface)
+        let route = (try? client.property(MPRISNames.audioSessionInterface, "CurrentRoute").asVardict) ?? nil
+        let report = StatusReport(player: player, route: route)
+        print(report.json)
     }
 
     private static func route(_ client: DaemonClient) throws(DBusError) {

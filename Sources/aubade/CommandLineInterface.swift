@@ -8,30 +8,7 @@ import PlayerCore
 enum CommandLineInterface {
     static let version = "0.1.0"
 
-    static let usage = """
-        usage: aubade serve [--config FILE] [--volume V] [--log-level LEVEL] [PATH…]
-               aubade status | queue | route | monitor | playlists
-               aubade add PATH… | remove N | clear | save NAME | load NAME
-               aubade --help | --version
-
-        serve   Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on
-                the session bus and play PATHs (MP3 files, folders, M3U/M3U8 playlists).
-                Control it with playerctl -p aubade, media keys, or any MPRIS client.
-
-        status     What plays: title — artist, position / length, state, route.
-        queue      The queue, numbered; ▶ marks the current track.
-        add        Add files, folders or playlists at the end of the queue.
-        remove N   Remove entry N (as numbered by `aubade queue`).
-        clear      Stop and empty the queue.
-        save NAME  Save the queue as the playlist NAME (an M3U8 file in the playlists folder).
-        playlists  List the saved playlists.
-        load NAME  Replace the queue with the playlist NAME and play it.
-        monitor Print, live, every remote command the service receives, every route change
-                and interruption, and each change of playback status, one line each with a time.
-        route   Print where the music goes now: the output's kind, name, port and bus.
-
-        `aubade serve --help` lists the options and the configuration file's keys.
-        """
+    static var usage: String { VerbHelp.usage }
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let verb = arguments.first else {
@@ -39,9 +16,24 @@ enum CommandLineInterface {
             return 64
         }
         let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h"), let help = VerbHelp.named(verb) {
+            print(help.text)
+            return 0
+        }
         switch verb {
-        case "--help", "-h", "help":
+        case "--help", "-h":
             print(usage)
+            return 0
+        case "help":
+            guard let name = rest.first else {
+                print(usage)
+                return 0
+            }
+            guard rest.count == 1, let help = VerbHelp.named(name) else {
+                printError("aubade help: no verb '\(rest.joined(separator: " "))'\n\(usage)")
+                return 64
+            }
+            print(help.text)
             return 0
         case "--version":
             print("aubade \(version)")
@@ -70,9 +62,8 @@ enum CommandLineInterface {
             printError("aubade serve: \(error.description)")
             return error.isUsageError ? 64 : 1
         }
-        if loaded.flags.help {
-            print(usage)
-            print("\nconfiguration (\(loaded.file); flags override it):\n\(Settings.documentation)")
+        if loaded.flags.help, let help = VerbHelp.named("serve") {
+            print(help.text)
             return 0
         }
         Log.threshold = loaded.settings.logLevel

@@ -1,0 +1,61 @@
+import Configuration
+
+/// What each verb does, for `aubade --help`, `aubade help VERB` and `aubade VERB --help`.
+struct VerbHelp {
+    let verb: String
+    let synopsis: String
+    let description: String
+
+    static let all: [VerbHelp] = [
+        VerbHelp(verb: "serve", synopsis: "serve [--config FILE] [--volume V] [--log-level LEVEL] [PATH…]", description: """
+            Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on the
+            session bus and play PATHs (MP3 files, folders, M3U/M3U8/PLS playlists). Without
+            PATHs it puts back the queue and position of the last run, paused. Control it with
+            playerctl -p aubade, media keys, or any MPRIS client. SIGHUP reloads the
+            configuration; SIGTERM and SIGINT stop it, saving its state.
+            """),
+        VerbHelp(verb: "status", synopsis: "status [--json]", description: """
+            What plays: title — artist, position / length, state, route. --json prints the same
+            as one JSON object, for scripts.
+            """),
+        VerbHelp(verb: "queue", synopsis: "queue", description: "The queue, numbered; ▶ marks the current track."),
+        VerbHelp(verb: "add", synopsis: "add PATH…", description: "Add files, folders or playlists at the end of the queue."),
+        VerbHelp(verb: "remove", synopsis: "remove N", description: "Remove entry N (as numbered by `aubade queue`)."),
+        VerbHelp(verb: "clear", synopsis: "clear", description: "Stop and empty the queue."),
+        VerbHelp(verb: "save", synopsis: "save NAME", description: "Save the queue as the playlist NAME (NAME.m3u8 in the playlists folder)."),
+        VerbHelp(verb: "playlists", synopsis: "playlists", description: "List the saved playlists."),
+        VerbHelp(verb: "load", synopsis: "load NAME", description: "Replace the queue with the playlist NAME and play it."),
+        VerbHelp(verb: "route", synopsis: "route", description: "Where the music goes now: the output's kind, name, port and bus."),
+        VerbHelp(verb: "monitor", synopsis: "monitor", description: """
+            Print, live, every remote command the service receives, every route change and
+            interruption, and each change of playback status, one line each with a time.
+            """),
+        VerbHelp(verb: "help", synopsis: "help [VERB]", description: "This text, or one verb's."),
+    ]
+
+    static func named(_ verb: String) -> VerbHelp? { all.first { $0.verb == verb } }
+
+    /// The whole usage text.
+    static var usage: String {
+        let width = all.map(\.verb.count).max() ?? 0
+        var text = "usage: aubade VERB [ARGUMENTS]    (aubade --version; aubade help VERB)\n\n"
+        for help in all {
+            let lines = help.description.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = lines.first.map(String.init) ?? ""
+            text += "  " + help.verb + String(repeating: " ", count: width - help.verb.count + 2) + first + "\n"
+            for line in lines.dropFirst() { text += String(repeating: " ", count: width + 4) + line + "\n" }
+        }
+        text += "\nExit codes: 0 ok, 1 failure, 64 usage."
+        return text
+    }
+
+    /// One verb's text; `serve` adds the configuration file's keys.
+    var text: String {
+        var text = "usage: aubade \(synopsis)\n\n\(description)"
+        if verb == "serve" {
+            text += "\n\nConfiguration: \(Settings.defaultPath(environment: Environment.current())) "
+                + "(command-line flags override it)\n\(Settings.documentation)"
+        }
+        return text
+    }
+}
