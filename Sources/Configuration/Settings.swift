@@ -14,7 +14,7 @@ public struct Settings: Sendable, Equatable {
     public var resumeOnReconnect = false
     /// Seconds within which the lost device must come back for `resumeOnReconnect`.
     public var reconnectWindow: Double = 30
-    /// The stream's volume at start (0…1.5, 1 = 100 %); nil: what was saved, else 1.
+    /// The stream's volume when nothing was saved by an earlier run (0…1.5, 1 = 100 %); nil: 1.
     public var initialVolume: Double?
     public var logLevel: LogLevel = .info
     /// Pause when the machine goes to sleep (logind's PrepareForSleep).
@@ -107,7 +107,8 @@ struct ConfigurationKey: Sendable {
             }),
         ConfigurationKey(
             name: "volume", placeholder: "0…1.5", defaultText: "the volume saved at exit, else 1", flag: "--volume V",
-            meaning: ["The stream's volume at start: 1 is 100 %, 0.4 shows as 40 % in pavucontrol."],
+            meaning: ["The stream's volume when no earlier run's volume was saved (--volume: at every",
+                      "start). 1 is 100 %; 0.4 shows as 40 % in pavucontrol."],
             apply: { settings, value, _ throws(ValueError) in
                 settings.initialVolume = try ValueError.number(value, in: Settings.volumeRange,
                                                                expected: "a number from 0 to 1.5 (1 = 100 %)")
