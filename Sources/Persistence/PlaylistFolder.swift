@@ -17,6 +17,17 @@ public struct PlaylistFolder: Sendable {
     public let path: String
 
     public static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls"]
+    /// A picture named like a playlist ("Road trip.png" beside "Road trip.m3u8") is its icon.
+    public static let iconExtensions = ["png", "jpg", "jpeg"]
+
+    /// The `file://` URI of the playlist's icon, or nil.
+    public func iconURI(for playlist: PlaylistInfo) -> String? {
+        let base = path + "/" + playlist.name + "."
+        for ext in Self.iconExtensions where FileIO.exists(base + ext) {
+            return FileURI.uri(forPath: base + ext)
+        }
+        return nil
+    }
 
     public init(path: String) {
         self.path = path

@@ -11,7 +11,7 @@ import Musl
 ///
 /// Events are coalesced: a burst (an atomic save is a create, a close and a rename) gives one
 /// call, `coalescingDelay` after its first event. Hidden files (our own temporary files) and
-/// files that are not playlists are ignored.
+/// files that are neither playlists nor their icons are ignored.
 ///
 /// If the folder does not exist when the watcher starts, nothing is watched (`isWatching` is
 /// false) and nothing is created; start a new watcher once the folder exists (e.g. after the
@@ -109,7 +109,8 @@ public final class PlaylistWatcher: @unchecked Sendable {
                     } else if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
                         relevant = true      // events were lost: assume the worst
                     } else if !name.hasPrefix("."),
-                              PlaylistFolder.playlistExtensions.contains(FileIO.fileExtension(of: name)) {
+                              PlaylistFolder.playlistExtensions.contains(FileIO.fileExtension(of: name))
+                                || PlaylistFolder.iconExtensions.contains(FileIO.fileExtension(of: name)) {
                         relevant = true
                     }
                     offset = nameStart + Int(event.len)

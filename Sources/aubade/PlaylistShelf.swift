@@ -49,6 +49,7 @@ final class PlaylistShelf: @unchecked Sendable {
             infos = Dictionary(listed.map { (Self.pathPrefix + $0.id, $0) }) { first, _ in first }
             playlists = listed.enumerated().map { index, info in
                 PlaylistDescription(objectPath: Self.pathPrefix + info.id, name: info.name,
+                                    icon: folder.iconURI(for: info) ?? "",
                                     modified: Int64(info.modified.timeIntervalSince1970),
                                     created: Int64(info.created.timeIntervalSince1970), userOrder: index)
             }

@@ -182,6 +182,22 @@ final class PlaylistsTests: AubadeTestCase {
         XCTAssertEqual(try names("Alphabetical"), ["Alpine", "Blues", "Disco"])
     }
 
+    /// A picture named like a playlist is its icon; adding one changes the playlist's (oss),
+    /// which is what PlaylistChanged announces.
+    func testAnIconBesideAPlaylistIsAnnouncedWithPlaylistChanged() throws {
+        let folder = try makePlaylists()
+        let daemon = try startWithPlaylists(folder, playing: [fixtures.long])
+        let signals = try monitor(daemon)
+        let mark = signals.mark
+        let icon = folder.appendingPathComponent("Chill.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: icon)
+        let changed = signals.waitForMessage(after: mark, timeout: 3) { $0.member == "PlaylistChanged" }
+        let text = changed.map(String.init(describing:)) ?? "no PlaylistChanged within 3 s"
+        XCTAssertTrue(text.contains("Chill") && text.contains("file://\(icon.path)"), text)
+        let listed = try Bus.getPlaylists(index: 0, maxCount: 10, order: "Alphabetical", reverse: false)
+        XCTAssertEqual(listed.first { $0.name == "Chill" }?.icon, "file://\(icon.path)")
+    }
+
     func testThePlaylistsFolderComesFromXDGMusicDir() throws {
         let home = try makeHome()
         let playlists = home.appendingPathComponent("Music/Playlists", isDirectory: true)
