@@ -33,6 +33,8 @@ public enum OutputCommand: Sendable, Equatable {
     /// Release the stream.
     case stop
     case setVolume(Double)
+    /// Switch a sound card to another profile (a Bluetooth headset from the call profile to A2DP).
+    case switchCardProfile(card: String, profile: String)
 }
 
 public enum LogLevel: String, Sendable, Comparable, CaseIterable {

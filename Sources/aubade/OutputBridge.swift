@@ -59,6 +59,7 @@ final class OutputBridge {
         case .resume: output.resume()
         case .stop: output.stop()
         case .setVolume(let level): output.setVolume(level)
+        case .switchCardProfile(let card, let profile): output.switchCardProfile(card: card, profile: profile)
         }
         return nil
     }

@@ -38,6 +38,11 @@ public struct SinkFacts: Sendable, Equatable {
     public var cardProfile: String?
     public var ports: [PortFacts]
     public var activePortName: String?
+    /// The card the sink belongs to (`bluez_card.…` for Bluetooth), its available profiles,
+    /// and whether a capture stream (a call's microphone) records from that card now.
+    public var cardName: String? = nil
+    public var cardProfiles: [String] = []
+    public var cardCaptureInUse = false
 
     public init(name: String, description: String, formFactor: String? = nil, bus: String? = nil,
                 api: String? = nil, cardProfile: String? = nil, ports: [PortFacts] = [],
