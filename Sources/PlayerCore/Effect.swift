@@ -13,6 +13,12 @@ public enum Effect: Sendable, Equatable {
     case interruptionEnded(shouldResume: Bool)
     /// Paused for sleep: the daemon may let the system go (release its delay inhibitor).
     case readyForSleep
+    /// Send Pause or Play to another MPRIS player (category playback).
+    case commandOtherPlayer(String, OtherPlayerCommand)
+    /// Ask for `.handBackDue` after this long.
+    case scheduleHandBack(after: Microseconds)
+    /// Hold (true) or release the logind sleep inhibitor that keeps the machine awake while playing.
+    case keepAwake(Bool)
     /// The queue changed: for the TrackList signals.
     case trackList(TrackListChange)
     /// Stop serving: the daemon exits cleanly.
@@ -61,4 +67,9 @@ public enum QueuePlace: Sendable, Equatable {
     case atStart
     case after(EntryID)
     case atEnd
+}
+
+public enum OtherPlayerCommand: String, Sendable, Equatable {
+    case pause = "Pause"
+    case play = "Play"
 }

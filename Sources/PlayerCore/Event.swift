@@ -71,6 +71,12 @@ public enum Event: Sendable, Equatable {
     /// The system is about to sleep (logind PrepareForSleep).
     case sleepImminent
     case setPolicy(AudioSessionPolicy)
+    /// Another MPRIS player appeared or changed its status or track.
+    case otherPlayerChanged(OtherPlayer)
+    /// Another MPRIS player left the bus.
+    case otherPlayerGone(String)
+    /// The hand-back delay after a person's pause has passed.
+    case handBackDue
 
     /// The file of this entry could not be opened for playing: it is dropped from the queue.
     case trackUnplayable(EntryID, reason: String)

@@ -25,6 +25,7 @@ public struct PlayerState: Sendable, Equatable {
     var interruption = Interruption()
     /// The private device whose loss paused us, and when: for resume-on-reconnect.
     var lostRoute: LostRoute?
+    var others = OtherPlayers()
     var random: RandomSource
 
     public init(randomSeed: UInt64 = 0x5EED) {
@@ -53,13 +54,19 @@ public struct PlayerState: Sendable, Equatable {
 
     /// Applies one event and returns what must be done about it.
     public mutating func handle(_ event: Event, at now: Instant) -> [Effect] {
-        guard event.isTransportCommand else { return apply(event, at: now) }
-        // A person acted: nothing resumes by itself any more, and a pause left standing is theirs.
-        interruption.userActed = interruption.isActive
-        lostRoute = nil
-        let effects = apply(event, at: now)
-        if status == .paused { pauseReason = .user }
-        return effects
+        let statusBefore = status
+        var effects: [Effect]
+        if event.isTransportCommand {
+            // A person acted: nothing resumes by itself any more, and a pause left standing is theirs.
+            interruption.userActed = interruption.isActive
+            lostRoute = nil
+            others.interrupter = nil
+            effects = apply(event, at: now)
+            if status == .paused { pauseReason = .user }
+        } else {
+            effects = apply(event, at: now)
+        }
+        return effects + categoryEffects(statusBefore: statusBefore, at: now)
     }
 
     private mutating func apply(_ event: Event, at now: Instant) -> [Effect] {
@@ -100,6 +107,9 @@ public struct PlayerState: Sendable, Equatable {
         case .uncorkRequested: return endInterruption(.corkRequest, at: now)
         case .sleepImminent: return prepareForSleep(at: now)
         case .setPolicy(let newPolicy): policy = newPolicy; return []
+        case .otherPlayerChanged(let player): return otherPlayerChanged(player, at: now)
+        case .otherPlayerGone(let name): return otherPlayerGone(name, at: now)
+        case .handBackDue: return handBackDue(at: now)
         case .trackUnplayable(let entry, let reason): return trackUnplayable(entry, reason: reason, at: now)
         }
     }

@@ -165,13 +165,14 @@ func sessionPolicy(pauseOnRouteLoss: Bool = true, pauseOnInterruption: Bool = tr
     policy.pauseOnInterruption = pauseOnInterruption
     policy.resumeOnReconnect = resumeOnReconnect
     policy.reconnectWindow = seconds(window)
+    policy.inhibitSleepWhilePlaying = false  // its effects would be noise here (see CategoryTests)
     return policy
 }
 
 extension Player {
     /// A player with `count` tracks brought to `start` at time 0, with `policy`, that has
     /// heard the sound server once (`facts`).
-    init(tracks count: Int = 3, start: Start, facts: SoundServerFacts, policy: AudioSessionPolicy = AudioSessionPolicy()) {
+    init(tracks count: Int = 3, start: Start, facts: SoundServerFacts, policy: AudioSessionPolicy = sessionPolicy()) {
         self.init(tracks: count, start: start)
         send(.setPolicy(policy))
         #expect(send(.soundServerChanged(facts)).isEmpty, "the first reading is not a change")

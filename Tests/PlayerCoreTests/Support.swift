@@ -24,11 +24,12 @@ func tracks(_ count: Int, from first: Int = 0, length: Microseconds? = 100 * sec
 }
 
 extension Array where Element == Effect {
-    /// The effects other than log lines and queue-change notices: what changes playback.
+    /// The effects other than log lines, queue-change notices and the keep-awake inhibitor:
+    /// what changes playback.
     var actions: [Effect] {
         filter {
             switch $0 {
-            case .log, .trackList: return false
+            case .log, .trackList, .keepAwake: return false
             default: return true
             }
         }
@@ -65,6 +66,10 @@ struct Player {
     /// An empty player.
     init(seed: UInt64 = 0x5EED) {
         state = PlayerState(randomSeed: seed)
+        // The sleep inhibitor's effects would be noise in every table; CategoryTests turn it on.
+        var policy = AudioSessionPolicy()
+        policy.inhibitSleepWhilePlaying = false
+        send(.setPolicy(policy))
     }
 
     /// A player with `count` tracks queued (stopped, the first selected), then `loop` and

@@ -9,4 +9,6 @@ public enum PauseReason: String, Sendable, CaseIterable {
     case interruption
     /// The system went to sleep.
     case sleep
+    /// Another player started playing (category playback): Aubade resumes when it stops.
+    case otherPlayer
 }

@@ -1,0 +1,128 @@
+import Testing
+@testable import PlayerCore
+
+/// Session categories: playback pauses the other players and hands them back; mixWithOthers
+/// leaves them alone; another player starting pauses Aubade until it stops.
+@Suite struct CategoryTests {
+    let vlc = OtherPlayer(name: "org.mpris.MediaPlayer2.vlc", status: .playing, trackID: "/vlc/1")
+    let mpv = OtherPlayer(name: "org.mpris.MediaPlayer2.mpv", status: .paused, trackID: "/mpv/1")
+
+    private func player(_ category: SessionCategory, delay: Double = 5) -> Player {
+        var player = Player(tracks: 3)
+        var policy = AudioSessionPolicy()
+        policy.category = category
+        policy.handBackDelay = seconds(delay)
+        player.send(.setPolicy(policy))
+        player.send(.otherPlayerChanged(vlc))
+        player.send(.otherPlayerChanged(mpv))
+        return player
+    }
+
+    private func commands(_ effects: [Effect]) -> [String] {
+        effects.compactMap { if case .commandOtherPlayer(let name, let command) = $0 { "\(command.rawValue) \(name)" } else { nil } }
+    }
+
+    @Test func playbackPausesOnlyThePlayingOthers() {
+        var player = player(.playback)
+        #expect(commands(player.send(.play, at: 1)) == ["Pause org.mpris.MediaPlayer2.vlc"])
+    }
+
+    @Test func mixWithOthersTouchesNobody() {
+        var player = player(.mixWithOthers)
+        #expect(commands(player.send(.play, at: 1)).isEmpty)
+        #expect(player.send(.otherPlayerChanged(OtherPlayer(name: mpv.name, status: .playing, trackID: "/mpv/1")), at: 2).actions.isEmpty)
+        #expect(player.status == .playing)
+    }
+
+    @Test func stopHandsBackAtOnce() {
+        var player = player(.playback)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/1")), at: 1.01)
+        #expect(commands(player.send(.stop, at: 10)) == ["Play org.mpris.MediaPlayer2.vlc"])
+    }
+
+    @Test func aPersonsPauseHandsBackAfterTheDelay() {
+        var player = player(.playback, delay: 5)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/1")), at: 1.01)
+        let paused = player.send(.pause, at: 10)
+        #expect(paused.contains(.scheduleHandBack(after: seconds(5))))
+        #expect(commands(paused).isEmpty)
+        #expect(commands(player.send(.handBackDue, at: 15)) == ["Play org.mpris.MediaPlayer2.vlc"])
+    }
+
+    @Test func resumingBeforeTheDelayCancelsTheHandBack() {
+        var player = player(.playback, delay: 5)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/1")), at: 1.01)
+        player.send(.pause, at: 10)
+        player.send(.play, at: 12)
+        #expect(commands(player.send(.handBackDue, at: 15)).isEmpty)
+    }
+
+    @Test func aPlayerTheUserTouchedIsLeftAlone() {
+        var player = player(.playback)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/1")), at: 1.01)
+        // The user moved VLC to another track while Aubade played.
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/2")), at: 3)
+        #expect(commands(player.send(.stop, at: 10)).isEmpty)
+    }
+
+    @Test func aRouteChangePauseNeverHandsBack() {
+        var player = player(.playback, delay: 0)
+        let headphones = SinkFacts(name: "headphones", description: "Headphones", formFactor: "headphone")
+        let speakers = SinkFacts(name: "speakers", description: "Speakers", formFactor: "speaker")
+        player.send(.soundServerChanged(SoundServerFacts(sinks: [headphones, speakers], defaultSinkName: "headphones",
+                                                         ourSinkName: "headphones")), at: 0.5)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/1")), at: 1.01)
+        let unplug = player.send(.soundServerChanged(SoundServerFacts(sinks: [speakers], defaultSinkName: "speakers",
+                                                                      ourSinkName: "speakers")), at: 5)
+        #expect(player.status == .paused)
+        #expect(commands(unplug).isEmpty)
+        #expect(commands(player.send(.handBackDue, at: 6)).isEmpty)
+        #expect(commands(player.send(.stop, at: 7)).isEmpty)
+    }
+
+    @Test func anotherPlayerStartingPausesAubadeUntilItStops() {
+        var player = player(.playback)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/1")), at: 1.01)
+        let interrupted = player.send(.otherPlayerChanged(OtherPlayer(name: mpv.name, status: .playing, trackID: "/mpv/1")), at: 5)
+        #expect(interrupted.actions.contains(.output(.pause)))
+        #expect(commands(interrupted).isEmpty, "being interrupted hands nothing back")
+        #expect(player.snapshot.pauseReason == .otherPlayer)
+        let resumed = player.send(.otherPlayerChanged(OtherPlayer(name: mpv.name, status: .paused, trackID: "/mpv/1")), at: 9)
+        #expect(resumed.actions.contains(.output(.resume)))
+        #expect(player.status == .playing)
+        #expect(commands(resumed).isEmpty, "mpv is paused, vlc is paused: nobody to pause")
+    }
+
+    @Test func aPersonsCommandDuringTheInterruptionKeepsAubadePaused() {
+        var player = player(.playback)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: mpv.name, status: .playing, trackID: "/mpv/1")), at: 5)
+        player.send(.pause, at: 6)
+        player.send(.otherPlayerChanged(OtherPlayer(name: mpv.name, status: .stopped, trackID: nil)), at: 9)
+        #expect(player.status == .paused)
+    }
+
+    @Test func theInterrupterLeavingTheBusResumesAubade() {
+        var player = player(.playback)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: mpv.name, status: .playing, trackID: "/mpv/1")), at: 5)
+        #expect(player.send(.otherPlayerGone(mpv.name), at: 6).actions.contains(.output(.resume)))
+    }
+
+    @Test func keepAwakeFollowsPlaying() {
+        var player = Player(tracks: 1)
+        player.send(.setPolicy(AudioSessionPolicy()))
+        #expect(player.send(.play, at: 1).contains(.keepAwake(true)))
+        #expect(player.send(.pause, at: 2).contains(.keepAwake(false)))
+        var policy = AudioSessionPolicy()
+        policy.inhibitSleepWhilePlaying = false
+        player.send(.setPolicy(policy))
+        #expect(!player.send(.play, at: 3).contains(.keepAwake(true)))
+    }
+}
