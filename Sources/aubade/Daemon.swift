@@ -33,6 +33,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private(set) var busName = MPRISNames.busName
     private var lostSoundServer = false
     private var sleepWatcher: SleepWatcher?
+    private var otherPlayers: OtherPlayersWatcher?
 
     private let shelf: PlaylistShelf
     private let keeper: StateKeeper
@@ -65,6 +66,11 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
         installSignalHandlers()
         installReload(reload)
+        let otherPlayers = OtherPlayersWatcher(connection: connection, ownNames: { [unowned self] in [busName] }) { [unowned self] event in
+            handle(event)
+        }
+        otherPlayers.start()
+        self.otherPlayers = otherPlayers
         handle(.setPolicy(settings.policy))
         if settings.pauseBeforeSleep {
             let sleepWatcher = SleepWatcher(queue: coreQueue) { [weak self] in self?.handle(.sleepImminent) }
@@ -273,6 +279,12 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             mpris?.announceTrackListChange(change, queue: player.queue, current: player.currentID)
         case .readyForSleep:
             sleepWatcher?.readyForSleep()
+        case .commandOtherPlayer(let name, let command):
+            otherPlayers?.command(name, command)
+        case .scheduleHandBack(let delay):
+            coreQueue.asyncAfter(deadline: .now() + .microseconds(Int(delay))) { [self] in handle(.handBackDue) }
+        case .keepAwake(let awake):
+            sleepWatcher?.keepAwake(awake)
         case .quit:
             // After this turn, so a Quit call is answered before the name goes away.
             coreQueue.async { [self] in shutDown() }

@@ -23,7 +23,10 @@ final class SleepWatcher {
         self.onSleep = onSleep
     }
 
-    deinit { releaseInhibitor() }
+    deinit {
+        releaseInhibitor()
+        if let blocker { close(blocker) }
+    }
 
     func start() {
         do {
@@ -53,32 +56,59 @@ final class SleepWatcher {
         }
     }
 
+    /// While playing, a "block" inhibitor keeps the machine from suspending on idle (a
+    /// person's explicit suspend still goes through logind's delay path above).
+    private var blocker: Int32?
+    private var wantsBlock = false
+
+    func keepAwake(_ awake: Bool) {
+        wantsBlock = awake
+        if awake {
+            guard blocker == nil else { return }
+            inhibit(mode: "block", why: "Playing music") { [weak self] descriptor in
+                guard let self, self.wantsBlock, self.blocker == nil else { close(descriptor); return }
+                self.blocker = descriptor
+            }
+        } else if let blocker {
+            close(blocker)
+            self.blocker = nil
+        }
+    }
+
     /// Called once the player has paused for sleep.
     func readyForSleep() {
         releaseInhibitor()
     }
 
     private func takeInhibitor() {
-        guard let connection, inhibitor == nil else { return }
+        guard inhibitor == nil else { return }
+        inhibit(mode: "delay", why: "Pause the music before sleep") { [weak self] descriptor in
+            guard let self, self.inhibitor == nil else { close(descriptor); return }
+            self.inhibitor = descriptor
+        }
+    }
+
+    /// logind's Inhibit("sleep", "Aubade", why, mode); `got` receives the lock's descriptor.
+    private func inhibit(mode: String, why: String, got: @escaping (Int32) -> Void) {
+        guard let connection else { return }
         do {
             let call = try Message.methodCall(
                 destination: Self.logind, path: Self.managerPath, interface: Self.managerInterface, member: "Inhibit",
-                arguments: [.string("sleep"), .string("Aubade"), .string("Pause the music before sleep"), .string("delay")])
-            try connection.call(call, timeoutMilliseconds: 5_000) { [weak self] result in
+                arguments: [.string("sleep"), .string("Aubade"), .string(why), .string(mode)])
+            try connection.call(call, timeoutMilliseconds: 5_000) { result in
                 switch result {
                 case .success(let reply):
                     guard case .unixFD(let descriptor)? = try? reply.arguments().first else {
-                        Log.warning("logind's Inhibit answered without a descriptor: pausing before sleep is off")
+                        Log.warning("logind's Inhibit answered without a descriptor")
                         return
                     }
-                    guard let self, self.inhibitor == nil else { close(descriptor); return }
-                    self.inhibitor = descriptor
+                    got(descriptor)
                 case .failure(let error):
-                    Log.notice("no sleep inhibitor from logind (\(error.message)): pausing before sleep is off")
+                    Log.notice("no \(mode) sleep inhibitor from logind (\(error.message))")
                 }
             }
         } catch {
-            Log.notice("no sleep inhibitor from logind (\(error.message)): pausing before sleep is off")
+            Log.notice("no \(mode) sleep inhibitor from logind (\(error.message))")
         }
     }
 

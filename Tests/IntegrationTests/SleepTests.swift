@@ -66,7 +66,7 @@ final class FakeLogind: @unchecked Sendable {
     private let connection: Connection
     private let lock = NSLock()
     private var readEnds: [Int32] = []
-    private var _inhibitArguments: [String] = []
+    private var calls: [[String]] = []
 
     init(address: String) throws {
         let queue = self.queue
@@ -82,13 +82,15 @@ final class FakeLogind: @unchecked Sendable {
         }
     }
 
-    var inhibitCount: Int { lock.withLock { readEnds.count } }
-    var inhibitArguments: [String] { lock.withLock { _inhibitArguments } }
+    /// How many "delay" inhibitors were asked for (aubade also holds a "block" one while playing).
+    var inhibitCount: Int { lock.withLock { calls.filter { $0.last == "delay" }.count } }
+    /// The arguments of the first "delay" Inhibit.
+    var inhibitArguments: [String] { lock.withLock { calls.first { $0.last == "delay" } ?? [] } }
     var inhibitorTaken: Bool { inhibitCount > 0 }
 
-    /// The first inhibitor's descriptor was closed by aubade: its read end sees end-of-file.
+    /// The first "delay" inhibitor's descriptor was closed by aubade: its read end sees end-of-file.
     var inhibitorReleased: Bool {
-        guard let fd = lock.withLock({ readEnds.first }) else { return false }
+        guard let fd = lock.withLock({ calls.firstIndex { $0.last == "delay" }.map { readEnds[$0] } }) else { return false }
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, 0) == 1 else { return false }
         var byte: UInt8 = 0
@@ -120,7 +122,7 @@ final class FakeLogind: @unchecked Sendable {
         Glibc.close(ends[1])
         lock.withLock {
             readEnds.append(ends[0])
-            _inhibitArguments = ((try? message.arguments()) ?? []).compactMap(\.asString)
+            calls.append(((try? message.arguments()) ?? []).compactMap(\.asString))
         }
         try? connection.send(reply)
     }

@@ -1,0 +1,111 @@
+import DBusKit
+import MPRIS
+import PlayerCore
+
+/// Follows the other MPRIS players on the session bus (for the session category): who is
+/// there, whether each plays, and on which track. It only reports; PlayerCore decides.
+///
+/// Used on the core queue only, with the daemon's own connection.
+final class OtherPlayersWatcher {
+    private static let prefix = "org.mpris.MediaPlayer2."
+    private let connection: Connection
+    private let ownNames: () -> Set<String>
+    private let report: (Event) -> Void
+    /// Unique connection name (":1.42") → well-known name, for PropertiesChanged senders.
+    private var namesByOwner: [String: String] = [:]
+    private var players: [String: OtherPlayer] = [:]
+
+    init(connection: Connection, ownNames: @escaping () -> Set<String>, report: @escaping (Event) -> Void) {
+        self.connection = connection
+        self.ownNames = ownNames
+        self.report = report
+    }
+
+    func start() {
+        do {
+            try connection.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                                    + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'")
+            try connection.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+                                    + "path='/org/mpris/MediaPlayer2',arg0='org.mpris.MediaPlayer2.Player'")
+            connection.onSignal = { [weak self] message in self?.receive(message) }
+            let list = try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                              interface: "org.freedesktop.DBus", member: "ListNames", arguments: [])
+            try connection.call(list) { [weak self] result in
+                guard let self, case .success(let reply) = result,
+                      let names = (try? reply.arguments())?.first?.asStringArray else { return }
+                for name in names where self.isOther(name) { self.follow(name) }
+            }
+        } catch {
+            Log.warning("cannot watch the other players (\(error.message)): the session category is off")
+        }
+    }
+
+    /// Sends Pause or Play to another player; a player that went away meanwhile is no error.
+    func command(_ name: String, _ command: OtherPlayerCommand) {
+        do {
+            let call = try Message.methodCall(destination: name, path: MPRISNames.objectPath,
+                                              interface: MPRISNames.playerInterface, member: command.rawValue, arguments: [])
+            try connection.call(call, timeoutMilliseconds: 2_000) { result in
+                if case .failure(let error) = result { Log.notice("\(command.rawValue) to \(name) failed: \(error.message)") }
+            }
+        } catch {
+            Log.notice("\(command.rawValue) to \(name) failed: \(error.message)")
+        }
+    }
+
+    private func isOther(_ name: String) -> Bool {
+        name.hasPrefix(Self.prefix) && !ownNames().contains(name)
+    }
+
+    /// Learns a player's owner and reads its status and track.
+    private func follow(_ name: String) {
+        guard let owner = try? Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                  interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                                                  arguments: [.string(name)]),
+              let getAll = try? Message.methodCall(destination: name, path: MPRISNames.objectPath,
+                                                   interface: MPRISNames.propertiesInterface, member: "GetAll",
+                                                   arguments: [.string(MPRISNames.playerInterface)])
+        else { return }
+        try? connection.call(owner) { [weak self] result in
+            guard case .success(let reply) = result, let unique = (try? reply.arguments())?.first?.asString else { return }
+            self?.namesByOwner[unique] = name
+        }
+        try? connection.call(getAll, timeoutMilliseconds: 2_000) { [weak self] result in
+            guard case .success(let reply) = result, let properties = (try? reply.arguments())?.first?.asVardict else { return }
+            self?.update(name, with: properties)
+        }
+    }
+
+    private func receive(_ message: Message) {
+        guard let arguments = try? message.arguments() else { return }
+        switch message.member {
+        case "NameOwnerChanged":
+            guard arguments.count == 3, let name = arguments[0].asString, isOther(name),
+                  let oldOwner = arguments[1].asString, let newOwner = arguments[2].asString else { return }
+            if !oldOwner.isEmpty {
+                namesByOwner[oldOwner] = nil
+                players[name] = nil
+                report(.otherPlayerGone(name))
+            }
+            if !newOwner.isEmpty {
+                namesByOwner[newOwner] = name
+                follow(name)
+            }
+        case "PropertiesChanged":
+            guard let sender = message.sender, let name = namesByOwner[sender], arguments.count >= 2,
+                  let changed = arguments[1].asVardict else { return }
+            update(name, with: changed)
+        default:
+            break
+        }
+    }
+
+    private func update(_ name: String, with properties: [String: DBusValue]) {
+        var player = players[name] ?? OtherPlayer(name: name, status: .stopped, trackID: nil)
+        if let raw = properties["PlaybackStatus"]?.asString, let status = PlaybackStatus(rawValue: raw) { player.status = status }
+        if let metadata = properties["Metadata"]?.asVardict { player.trackID = metadata["mpris:trackid"]?.asObjectPath }
+        guard players[name] != player else { return }
+        players[name] = player
+        report(.otherPlayerChanged(player))
+    }
+}
