@@ -42,7 +42,7 @@ extension OutputEngine {
         case .ready:
             outageReported = false
             do throws(PulseError) {
-                try context.subscribe([.server, .sink, .card, .sinkInput, .sourceOutput])
+                try context.subscribe([.server, .sink, .source, .card, .sinkInput, .sourceOutput])
             } catch {
                 // Volume tracking and fresh facts are lost; the first facts still come below.
             }
@@ -110,7 +110,7 @@ extension OutputEngine {
 
     private func subscriptionEvent(_ event: SubscriptionEvent) {
         switch event.facility {
-        case .server, .sink, .card, .sinkInput, .sourceOutput: observer?.refreshSoon()
+        case .server, .sink, .source, .card, .sinkInput, .sourceOutput: observer?.refreshSoon()
         default: break
         }
         guard event.facility == .sinkInput, event.kind == .change,

@@ -125,7 +125,7 @@ public final class PlaybackOutput: @unchecked Sendable {
         if !alreadyDown { mainloop.stop() }
     }
 
-    private func withEngine<T>(_ body: (OutputEngine) -> T) -> T? {
+    func withEngine<T>(_ body: (OutputEngine) -> T) -> T? {
         guard let mainloop, let engine else { return nil }
         return mainloop.withLock {
             engine.isShutDown ? nil : body(engine)

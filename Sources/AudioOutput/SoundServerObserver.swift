@@ -9,7 +9,7 @@ import PlayerCore
 /// one change (unloading a sink: server, sink, sink-input change, sink remove), and a full
 /// snapshot after the burst is both simpler and consistent. A burst is coalesced by a zero-delay
 /// timer: every event of one loop iteration lands before it fires, so a burst costs one query
-/// (five requests answered in one round trip, ~1 ms). Events arriving while a query is in
+/// (six requests answered in one round trip, ~1 ms). Events arriving while a query is in
 /// flight mark it stale, and one more query follows when it completes.
 ///
 /// Loop thread / mainloop lock only, like every libpulse object; hence `@unchecked Sendable`.
@@ -70,15 +70,17 @@ final class SoundServerObserver: @unchecked Sendable {
 
     // MARK: Querying
 
-    /// The five replies of one query, filled in as they arrive.
+    /// The six replies of one query, filled in as they arrive.
     private final class Snapshot {
         var server: ServerInfo??
         var sinks: [SinkInfo]??
         var cards: [CardInfo]??
+        var sources: [SourceInfo]??
         var sinkInputs: [SinkInputInfo]??
         var sourceOutputs: [SourceOutputInfo]??
         var isComplete: Bool {
-            server != nil && sinks != nil && cards != nil && sinkInputs != nil && sourceOutputs != nil
+            server != nil && sinks != nil && cards != nil && sources != nil && sinkInputs != nil
+                && sourceOutputs != nil
         }
     }
 
@@ -101,6 +103,7 @@ final class SoundServerObserver: @unchecked Sendable {
             try context.serverInfo { snapshot.server = .some($0); arrived() }
             try context.sinks { snapshot.sinks = .some($0); arrived() }
             try context.cards { snapshot.cards = .some($0); arrived() }
+            try context.sources { snapshot.sources = .some($0); arrived() }
             try context.sinkInputs { snapshot.sinkInputs = .some($0); arrived() }
             try context.sourceOutputs { snapshot.sourceOutputs = .some($0); arrived() }
         } catch {
@@ -113,10 +116,10 @@ final class SoundServerObserver: @unchecked Sendable {
         queryInFlight = false
         // A request that failed (nil) leaves nothing consistent to report: wait for the next.
         if let server = snapshot.server ?? nil, let sinks = snapshot.sinks ?? nil,
-           let cards = snapshot.cards ?? nil, let sinkInputs = snapshot.sinkInputs ?? nil,
-           let sourceOutputs = snapshot.sourceOutputs ?? nil {
-            let facts = Self.facts(server: server, sinks: sinks, cards: cards, sinkInputs: sinkInputs,
-                                   sourceOutputs: sourceOutputs, ourStream: ourStream())
+           let cards = snapshot.cards ?? nil, let sources = snapshot.sources ?? nil,
+           let sinkInputs = snapshot.sinkInputs ?? nil, let sourceOutputs = snapshot.sourceOutputs ?? nil {
+            let facts = Self.facts(server: server, sinks: sinks, cards: cards, sources: sources,
+                                   sinkInputs: sinkInputs, sourceOutputs: sourceOutputs, ourStream: ourStream())
             if facts != lastReported {
                 lastReported = facts
                 report(facts)
@@ -130,8 +133,9 @@ final class SoundServerObserver: @unchecked Sendable {
     static let phoneRole = "phone"
 
     /// Builds the facts from one snapshot of the server.
-    static func facts(server: ServerInfo, sinks: [SinkInfo], cards: [CardInfo], sinkInputs: [SinkInputInfo],
-                      sourceOutputs: [SourceOutputInfo], ourStream: Stream?) -> SoundServerFacts {
+    static func facts(server: ServerInfo, sinks: [SinkInfo], cards: [CardInfo], sources: [SourceInfo],
+                      sinkInputs: [SinkInputInfo], sourceOutputs: [SourceOutputInfo],
+                      ourStream: Stream?) -> SoundServerFacts {
         let ourIndex = ourStream?.index
         // The sink-input list is from the same moment as the sink list. The stream's own idea
         // (updated by move notifications) covers a stream newer than the snapshot, and the
@@ -147,20 +151,47 @@ final class SoundServerObserver: @unchecked Sendable {
         }
         let phoneStreams = sinkInputs.filter { $0.index != ourIndex && $0.properties[Proplist.Key.mediaRole] == phoneRole }.count
             + sourceOutputs.filter { $0.properties[Proplist.Key.mediaRole] == phoneRole }.count
-        let profiles = Dictionary(cards.map { ($0.index, $0.activeProfileName) }, uniquingKeysWith: { a, _ in a })
+        let cardsByIndex = Dictionary(cards.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
+        let capturing = cardsInCapture(sources: sources, sourceOutputs: sourceOutputs)
         return SoundServerFacts(
             sinks: sinks.map { sink in
-                SinkFacts(name: sink.name, description: sink.description,
-                          formFactor: sink.properties[Proplist.Key.deviceFormFactor],
-                          bus: sink.properties[Proplist.Key.deviceBus],
-                          api: sink.properties[Proplist.Key.deviceAPI],
-                          cardProfile: sink.cardIndex.flatMap { profiles[$0] ?? nil },
-                          ports: sink.ports.map(PortFacts.init),
-                          activePortName: sink.activePortName)
+                // A card index missing from the card list (a card removed between the replies)
+                // reads as no card: nil name, no profiles.
+                let card = sink.cardIndex.flatMap { cardsByIndex[$0] }
+                var facts = SinkFacts(name: sink.name, description: sink.description,
+                                      formFactor: sink.properties[Proplist.Key.deviceFormFactor],
+                                      bus: sink.properties[Proplist.Key.deviceBus],
+                                      api: sink.properties[Proplist.Key.deviceAPI],
+                                      cardProfile: card?.activeProfileName,
+                                      ports: sink.ports.map(PortFacts.init),
+                                      activePortName: sink.activePortName)
+                facts.cardName = card?.name
+                facts.cardProfiles = card?.availableProfileNames ?? []
+                facts.cardCaptureInUse = card.map { capturing.contains($0.index) } ?? false
+                return facts
             },
             defaultSinkName: server.defaultSinkName,
             ourSinkName: ourSinkName,
             phoneStreamCount: phoneStreams)
+    }
+}
+
+extension SoundServerObserver {
+    /// The indices of the cards some capture stream records from now: each source output's
+    /// source, that source's card.
+    ///
+    /// Every source output counts, corked ones too (a call that holds its microphone stream
+    /// corked is still a call; switching its headset away from the call profile would break
+    /// it). Not counted: recordings of a sink's monitor (a level meter, a screen recorder),
+    /// which belong to the card but do not use its microphone, and streams whose source is
+    /// not in the list (it went away between the replies).
+    static func cardsInCapture(sources: [SourceInfo], sourceOutputs: [SourceOutputInfo]) -> Set<UInt32> {
+        let cardOfSource = Dictionary(
+            sources.compactMap { source in
+                source.monitorOfSinkIndex == nil ? source.cardIndex.map { (source.index, $0) } : nil
+            },
+            uniquingKeysWith: { a, _ in a })
+        return Set(sourceOutputs.compactMap { cardOfSource[$0.sourceIndex] })
     }
 }
 

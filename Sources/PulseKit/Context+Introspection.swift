@@ -21,6 +21,17 @@ extension Context {
         }
     }
 
+    /// `pa_context_set_card_profile_by_name`: switches card `card` (by name) to `profile`.
+    /// `completion` gets false when the server refuses (no such card or profile, profile
+    /// unavailable). Throws at once for an invalid request (empty name, context not ready).
+    @discardableResult
+    public func setCardProfile(card: String, profile: String,
+                               completion: ((Bool) -> Void)? = nil) throws(PulseError) -> Operation {
+        try request("pa_context_set_card_profile_by_name", completion) {
+            pa_context_set_card_profile_by_name(pointer, card, profile, $0, $1)
+        }
+    }
+
     /// `pa_context_get_sink_input_info`: `completion` gets the info, or nil if the sink input
     /// does not exist (any more).
     @discardableResult

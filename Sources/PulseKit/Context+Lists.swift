@@ -39,6 +39,17 @@ extension Context {
         return try Operation.wrap(operation, "pa_context_get_card_info_list", context: pointer)
     }
 
+    /// `pa_context_get_source_info_list`: capture devices and sink monitors.
+    @discardableResult
+    public func sources(completion: @escaping ([SourceInfo]?) -> Void) throws(PulseError) -> Operation {
+        let userdata = ListBox<SourceInfo>(completion).retainedUserdata()
+        let operation = pa_context_get_source_info_list(pointer, { _, info, eol, userdata in
+            ListBox<SourceInfo>.from(userdata)?.receive(info.map { SourceInfo($0.pointee) }, eol: eol)
+        }, userdata)
+        ListBox<SourceInfo>.attach(userdata, to: operation)
+        return try Operation.wrap(operation, "pa_context_get_source_info_list", context: pointer)
+    }
+
     /// `pa_context_get_sink_input_info_list`: every playback stream, ours included.
     @discardableResult
     public func sinkInputs(completion: @escaping ([SinkInputInfo]?) -> Void) throws(PulseError) -> Operation {

@@ -9,6 +9,16 @@ public struct SourceOutputInfo: Sendable, Equatable {
     public var isCorked: Bool
     public var properties: [String: String]
 
+    /// For fakes and tests; real ones come from `Context.sourceOutputs`.
+    public init(index: UInt32, name: String = "", sourceIndex: UInt32, isCorked: Bool = false,
+                properties: [String: String] = [:]) {
+        self.index = index
+        self.name = name
+        self.sourceIndex = sourceIndex
+        self.isCorked = isCorked
+        self.properties = properties
+    }
+
     init(_ info: pa_source_output_info) {
         index = info.index
         name = info.name.map { String(cString: $0) } ?? ""
