@@ -20,6 +20,8 @@ public struct ServeFlags: Sendable, Equatable {
     public var volume: Double?
     public var resumeOnReconnect: Bool?
     public var logLevel: LogLevel?
+    public var category: SessionCategory?
+    public var handBackDelay: Double?
     public var help = false
     /// Everything that is not a flag: the PATHs to play.
     public var operands: [String] = []
@@ -95,6 +97,14 @@ public struct ServeFlags: Sendable, Equatable {
             case "--log-level":
                 let raw = try value()
                 flags.logLevel = try checked(raw) { (raw) throws(ValueError) in try ValueError.logLevel(raw) }
+            case "--category":
+                let raw = try value()
+                flags.category = try checked(raw) { (raw) throws(ValueError) in try ValueError.category(raw) }
+            case "--hand-back-delay":
+                let raw = try value()
+                flags.handBackDelay = try checked(raw) { (raw) throws(ValueError) in
+                    try ValueError.number(raw, in: Settings.handBackDelayRange, expected: "a number of seconds from 0 to 3600")
+                }
             default:
                 throw usage(name, "unknown option \"\(name)\"")
             }
@@ -114,6 +124,8 @@ extension Settings {
         if let volume = flags.volume { settings.initialVolume = volume }
         if let resume = flags.resumeOnReconnect { settings.resumeOnReconnect = resume }
         if let level = flags.logLevel { settings.logLevel = level }
+        if let category = flags.category { settings.category = category }
+        if let delay = flags.handBackDelay { settings.handBackDelay = delay }
         return settings
     }
 

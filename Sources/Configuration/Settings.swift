@@ -19,6 +19,14 @@ public struct Settings: Sendable, Equatable {
     public var logLevel: LogLevel = .info
     /// Pause when the machine goes to sleep (logind's PrepareForSleep).
     public var pauseBeforeSleep = true
+    /// How Aubade shares the speakers with other MPRIS players.
+    public var category = SessionCategory.playback
+    /// Seconds a person's pause must last before the players Aubade paused get Play back.
+    public var handBackDelay: Double = 5
+    /// Switch a Bluetooth headset from its call profile to A2DP when playing to it.
+    public var preferA2DP = true
+    /// Keep the machine from suspending on idle while playing.
+    public var inhibitSleepWhilePlaying = true
 
     public init() {}
 
@@ -29,12 +37,17 @@ public struct Settings: Sendable, Equatable {
         policy.pauseOnInterruption = pauseOnInterruption
         policy.resumeOnReconnect = resumeOnReconnect
         policy.reconnectWindow = Microseconds((reconnectWindow * 1_000_000).rounded())
+        policy.category = category
+        policy.handBackDelay = Microseconds((handBackDelay * 1_000_000).rounded())
+        policy.preferA2DP = preferA2DP
+        policy.inhibitSleepWhilePlaying = inhibitSleepWhilePlaying
         return policy
     }
 
     /// Valid ranges, shared by the file, the flags and the documentation.
     public static let volumeRange: ClosedRange<Double> = 0...1.5
     public static let reconnectWindowRange: ClosedRange<Double> = 0...86_400
+    public static let handBackDelayRange: ClosedRange<Double> = 0...3_600
 
     /// Every key of the file, with its default and meaning, for `aubade serve --help` and the
     /// README.
@@ -121,6 +134,28 @@ struct ConfigurationKey: Sendable {
             name: "pause-before-sleep", placeholder: "true|false", defaultText: "true",
             meaning: ["Pause when the machine suspends or hibernates (needs logind on the system bus)."],
             apply: { settings, value, _ throws(ValueError) in settings.pauseBeforeSleep = try ValueError.boolean(value) }),
+        ConfigurationKey(
+            name: "category", placeholder: "playback|mixWithOthers", defaultText: "playback", flag: "--category C",
+            meaning: ["playback: starting to play pauses the other MPRIS players that play, and hands them",
+                      "back (Play) when Aubade stops, quits or stays paused; another player starting",
+                      "pauses Aubade until it stops. mixWithOthers: play alongside them, pause nobody."],
+            apply: { settings, value, _ throws(ValueError) in settings.category = try ValueError.category(value) }),
+        ConfigurationKey(
+            name: "hand-back-delay", placeholder: "SECONDS", defaultText: "5", flag: "--hand-back-delay S",
+            meaning: ["How long a pause must last before the players Aubade paused get Play back (0 to 3600)."],
+            apply: { settings, value, _ throws(ValueError) in
+                settings.handBackDelay = try ValueError.number(value, in: Settings.handBackDelayRange,
+                                                               expected: "a number of seconds from 0 to 3600")
+            }),
+        ConfigurationKey(
+            name: "prefer-a2dp", placeholder: "true|false", defaultText: "true",
+            meaning: ["Switch a Bluetooth headset or car kit from its call profile (headset/hands-free) to",
+                      "A2DP when playing to it, unless a call is using its microphone."],
+            apply: { settings, value, _ throws(ValueError) in settings.preferA2DP = try ValueError.boolean(value) }),
+        ConfigurationKey(
+            name: "inhibit-sleep-while-playing", placeholder: "true|false", defaultText: "true",
+            meaning: ["Hold a logind sleep inhibitor while playing, released on pause or stop."],
+            apply: { settings, value, _ throws(ValueError) in settings.inhibitSleepWhilePlaying = try ValueError.boolean(value) }),
     ]
 
     static func named(_ name: String) -> ConfigurationKey? {
@@ -145,6 +180,11 @@ struct ValueError: Error {
             throw ValueError(expected: expected)
         }
         return number
+    }
+
+    static func category(_ value: String) throws(ValueError) -> SessionCategory {
+        guard let category = SessionCategory(rawValue: value) else { throw ValueError(expected: "playback or mixWithOthers") }
+        return category
     }
 
     static func logLevel(_ value: String) throws(ValueError) -> LogLevel {

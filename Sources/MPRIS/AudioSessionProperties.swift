@@ -5,7 +5,7 @@ internal import PlayerCore
 /// writable policy switches turned into events.
 enum AudioSessionProperties {
     static let names = ["CurrentRoute", "PauseReason", "PauseOnRouteLoss", "PauseOnInterruption",
-                        "ResumeOnReconnect", "ReconnectWindow"]
+                        "ResumeOnReconnect", "ReconnectWindow", "Category"]
 
     static func value(named name: String, of snapshot: PlayerSnapshot) -> DBusValue? {
         switch name {
@@ -15,6 +15,7 @@ enum AudioSessionProperties {
         case "PauseOnInterruption": return .boolean(snapshot.policy.pauseOnInterruption)
         case "ResumeOnReconnect": return .boolean(snapshot.policy.resumeOnReconnect)
         case "ReconnectWindow": return .double(Double(snapshot.policy.reconnectWindow) / 1_000_000)
+        case "Category": return .string(snapshot.policy.category.rawValue)
         default: return nil
         }
     }
@@ -61,6 +62,11 @@ enum AudioSessionProperties {
                 throw .invalidArgs("ReconnectWindow must be a number of seconds from 0 to 86400")
             }
             policy.reconnectWindow = Microseconds(seconds * 1_000_000)
+        case "Category":
+            guard let raw = value.asString, let category = SessionCategory(rawValue: raw) else {
+                throw .invalidArgs("Category must be \"playback\" or \"mixWithOthers\"")
+            }
+            policy.category = category
         case "CurrentRoute", "PauseReason":
             throw .propertyReadOnly("\(name) is read-only")
         default:

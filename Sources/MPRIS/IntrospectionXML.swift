@@ -168,6 +168,9 @@ enum IntrospectionXML {
     <property name="ResumeOnReconnect" type="b" access="readwrite"/>
     <!-- Seconds within which a lost device must come back for ResumeOnReconnect. -->
     <property name="ReconnectWindow" type="d" access="readwrite"/>
+    <!-- playback (default): playing pauses the other MPRIS players and hands them back after;
+         another player starting pauses Aubade until it stops. mixWithOthers: nobody is paused. -->
+    <property name="Category" type="s" access="readwrite"/>
     <!-- Reason: newDeviceAvailable, oldDeviceUnavailable, override, noSuitableRoute. -->
     <signal name="RouteChanged">
       <arg name="Reason" type="s"/>
@@ -177,6 +180,10 @@ enum IntrospectionXML {
     <signal name="InterruptionBegan"/>
     <signal name="InterruptionEnded">
       <arg name="ShouldResume" type="b"/>
+    </signal>
+    <!-- A decision of the session category ("paused org.mpris.MediaPlayer2.vlc", …). -->
+    <signal name="CategoryDecision">
+      <arg name="Decision" type="s"/>
     </signal>
     <!-- Every remote command received (an MPRIS method call or property write), for monitors. -->
     <signal name="CommandReceived">

@@ -44,6 +44,10 @@ public final class MPRISService {
               AudioSessionProperties.routeValue(change.current)])
     }
 
+    public func announceCategoryDecision(_ decision: String) {
+        emit(member: "CategoryDecision", interface: MPRISNames.audioSessionInterface, [.string(decision)])
+    }
+
     public func announceInterruptionBegan() {
         emit(member: "InterruptionBegan", interface: MPRISNames.audioSessionInterface, [])
     }

@@ -13,6 +13,8 @@ public enum Effect: Sendable, Equatable {
     case interruptionEnded(shouldResume: Bool)
     /// Paused for sleep: the daemon may let the system go (release its delay inhibitor).
     case readyForSleep
+    /// A decision of the session category, for the log and `aubade monitor`.
+    case categoryDecision(String)
     /// Send Pause or Play to another MPRIS player (category playback).
     case commandOtherPlayer(String, OtherPlayerCommand)
     /// Ask for `.handBackDue` after this long.

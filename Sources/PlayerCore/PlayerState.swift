@@ -26,6 +26,8 @@ public struct PlayerState: Sendable, Equatable {
     /// The private device whose loss paused us, and when: for resume-on-reconnect.
     var lostRoute: LostRoute?
     var others = OtherPlayers()
+    /// The card we last asked to switch to A2DP, so the request is made once.
+    var requestedProfileSwitch: String?
     var random: RandomSource
 
     public init(randomSeed: UInt64 = 0x5EED) {
@@ -66,7 +68,7 @@ public struct PlayerState: Sendable, Equatable {
         } else {
             effects = apply(event, at: now)
         }
-        return effects + categoryEffects(statusBefore: statusBefore, at: now)
+        return effects + categoryEffects(statusBefore: statusBefore, at: now) + bluetoothProfileEffects()
     }
 
     private mutating func apply(_ event: Event, at now: Instant) -> [Effect] {

@@ -279,6 +279,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             mpris?.announceTrackListChange(change, queue: player.queue, current: player.currentID)
         case .readyForSleep:
             sleepWatcher?.readyForSleep()
+        case .categoryDecision(let decision):
+            Log.info("category \(player.policy.category.rawValue): \(decision)")
+            mpris?.announceCategoryDecision(decision)
         case .commandOtherPlayer(let name, let command):
             otherPlayers?.command(name, command)
         case .scheduleHandBack(let delay):

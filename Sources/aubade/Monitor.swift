@@ -43,6 +43,8 @@ enum Monitor {
             let previous = arguments[1].asVardict.map(RouteText.describe) ?? "none"
             let current = arguments[2].asVardict.map(RouteText.describe) ?? "none"
             return "route change  \(arguments[0].asString ?? "?"): \(previous) → \(current)"
+        case (MPRISNames.audioSessionInterface?, "CategoryDecision"):
+            return "category      \(arguments.first?.asString ?? "?")"
         case (MPRISNames.audioSessionInterface?, "InterruptionBegan"):
             return "interruption  began"
         case (MPRISNames.audioSessionInterface?, "InterruptionEnded"):

@@ -126,3 +126,55 @@ import Testing
         #expect(!player.send(.play, at: 3).contains(.keepAwake(true)))
     }
 }
+
+/// A Bluetooth headset in its call profile while music plays to it goes to A2DP, unless a
+/// call records from it; the switch (its sink replaced) is an override, not a lost device.
+@Suite struct BluetoothProfileTests {
+    private func headset(profile: String, sinkName: String, captureInUse: Bool = false) -> SinkFacts {
+        var sink = SinkFacts(name: sinkName, description: "WH-1000XM4", formFactor: "headset", bus: "bluetooth",
+                             api: "bluez", cardProfile: profile)
+        sink.cardName = "bluez_card.00_1B_66_AA_BB_CC"
+        sink.cardProfiles = ["a2dp_sink", "headset_head_unit", "off"]
+        sink.cardCaptureInUse = captureInUse
+        return sink
+    }
+
+    private let laptop = SinkFacts(name: "alsa_output.pci", description: "Speakers", formFactor: "internal")
+
+    private func facts(_ sink: SinkFacts) -> SoundServerFacts {
+        SoundServerFacts(sinks: [laptop, sink], defaultSinkName: sink.name, ourSinkName: sink.name)
+    }
+
+    @Test func playingToTheCallProfileSwitchesToA2DPOnce() {
+        var player = Player(tracks: 1)
+        let hfp = headset(profile: "headset_head_unit", sinkName: "bluez_sink.00_1B_66_AA_BB_CC.handsfree_head_unit")
+        player.send(.soundServerChanged(facts(hfp)), at: 0)
+        let effects = player.send(.play, at: 1)
+        #expect(effects.contains(.output(.switchCardProfile(card: "bluez_card.00_1B_66_AA_BB_CC", profile: "a2dp_sink"))))
+        #expect(!player.send(.soundServerChanged(facts(hfp)), at: 1.1).contains {
+            if case .output(.switchCardProfile) = $0 { true } else { false }
+        })
+        // The switch replaces the sink: an override, still playing.
+        let a2dp = headset(profile: "a2dp_sink", sinkName: "bluez_sink.00_1B_66_AA_BB_CC.a2dp_sink")
+        let switched = player.send(.soundServerChanged(facts(a2dp)), at: 1.5)
+        #expect(switched.contains { if case .routeChanged(let change) = $0 { change.reason == .override } else { false } })
+        #expect(player.status == .playing)
+    }
+
+    @Test func neverDuringACall() {
+        var player = Player(tracks: 1)
+        let hfp = headset(profile: "headset_head_unit", sinkName: "bluez_sink.x.headset_head_unit", captureInUse: true)
+        player.send(.soundServerChanged(facts(hfp)), at: 0)
+        #expect(!player.send(.play, at: 1).contains { if case .output(.switchCardProfile) = $0 { true } else { false } })
+    }
+
+    @Test func notWhenTurnedOff() {
+        var player = Player(tracks: 1)
+        var policy = AudioSessionPolicy()
+        policy.preferA2DP = false
+        policy.inhibitSleepWhilePlaying = false
+        player.send(.setPolicy(policy))
+        player.send(.soundServerChanged(facts(headset(profile: "headset_head_unit", sinkName: "bluez_sink.x.hfp"))), at: 0)
+        #expect(!player.send(.play, at: 1).contains { if case .output(.switchCardProfile) = $0 { true } else { false } })
+    }
+}

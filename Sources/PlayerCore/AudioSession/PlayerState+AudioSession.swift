@@ -93,3 +93,23 @@ extension PlayerState {
         return pause(at: now, reason: .sleep) + [.readyForSleep]
     }
 }
+
+extension PlayerState {
+    static let callProfiles = ["headset_head_unit", "handsfree_head_unit", "headset-head-unit", "headset-head-unit-msbc"]
+
+    /// Playing to a Bluetooth headset stuck in its call profile (phone quality): switch it to
+    /// A2DP — unless a call is using its microphone. The switch replaces the sink, which
+    /// RouteChange reads as an override, so it never pauses.
+    mutating func bluetoothProfileEffects() -> [Effect] {
+        guard policy.preferA2DP, status == .playing, let facts = soundServer,
+              let sink = facts.sink(named: facts.ourSinkName), let card = sink.cardName,
+              sink.bus == "bluetooth" || sink.api == "bluez",
+              let profile = sink.cardProfile, Self.callProfiles.contains(profile), !sink.cardCaptureInUse,
+              let a2dp = sink.cardProfiles.first(where: { $0.hasPrefix("a2dp") }),
+              requestedProfileSwitch != card
+        else { return [] }
+        requestedProfileSwitch = card
+        return [.output(.switchCardProfile(card: card, profile: a2dp)),
+                .log(.info, "\(sink.description) is in its call profile with no call: switching it to \(a2dp)")]
+    }
+}

@@ -19,7 +19,7 @@ extension PlayerState {
             for player in others.known.values.sorted(by: { $0.name < $1.name }) where player.status == .playing {
                 others.pausedByUs[player.name] = player.trackID
                 effects.append(.commandOtherPlayer(player.name, .pause))
-                effects.append(.log(.info, "category playback: paused \(player.name)"))
+                effects.append(.categoryDecision("paused \(player.name)"))
             }
         } else if wasPlaying, !isPlaying {
             switch (status, pauseReason) {
@@ -50,7 +50,7 @@ extension PlayerState {
         for (name, track) in others.pausedByUs.sorted(by: { $0.key < $1.key }) {
             guard let player = others.known[name], player.status == .paused, player.trackID == track else { continue }
             effects.append(.commandOtherPlayer(name, .play))
-            effects.append(.log(.info, "category playback: handed back to \(name)"))
+            effects.append(.categoryDecision("handed back to \(name)"))
         }
         others.pausedByUs.removeAll()
         return effects
@@ -66,7 +66,7 @@ extension PlayerState {
         guard policy.category == .playback else { return [] }
         if player.status == .playing, before?.status != .playing, status == .playing {
             others.interrupter = player.name
-            return [.log(.info, "category playback: \(player.name) started; pausing")] + pause(at: now, reason: .otherPlayer)
+            return [.categoryDecision("\(player.name) started playing: pausing")] + pause(at: now, reason: .otherPlayer)
         }
         if player.status != .playing, others.interrupter == player.name {
             return interrupterStopped(at: now)
@@ -83,6 +83,6 @@ extension PlayerState {
     private mutating func interrupterStopped(at now: Instant) -> [Effect] {
         others.interrupter = nil
         guard status == .paused, pauseReason == .otherPlayer else { return [] }
-        return [.log(.info, "category playback: the other player stopped; resuming")] + play(at: now)
+        return [.categoryDecision("the other player stopped: resuming")] + play(at: now)
     }
 }

@@ -52,7 +52,12 @@ public struct RouteChange: Sendable, Equatable {
             if new.sinks.contains(where: { !oldSinkNames.contains($0.name) }) { return change(.newDeviceAvailable) }
             return previous == current ? nil : change(.override)
         }
-        if new.sink(named: previous.sinkName) == nil { return change(.oldDeviceUnavailable) }
+        if new.sink(named: previous.sinkName) == nil {
+            // A Bluetooth card switching profiles replaces its sink: the device is still here.
+            let oldCard = old.sink(named: previous.sinkName)?.cardName
+            if let oldCard, new.sink(named: current.sinkName)?.cardName == oldCard { return change(.override) }
+            return change(.oldDeviceUnavailable)
+        }
         if !oldSinkNames.contains(current.sinkName) { return change(.newDeviceAvailable) }
         return change(.override)
     }
