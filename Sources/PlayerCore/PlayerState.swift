@@ -97,7 +97,10 @@ public struct PlayerState: Sendable, Equatable {
             guard queue.entry(entry)?.track.artURL != url else { return [] }
             queue.update(entry) { $0.artURL = url }
             return [.trackList(.metadataChanged(entry))]
-        case .quit: return [.output(.stop), .quit]
+        case .quit:
+            // Stopping first hands the speakers back to the players we paused.
+            let stopped = status == .stopped ? [Effect.output(.stop)] : stop(at: now)
+            return stopped + [.quit]
         case .outputStarted(let entry): return outputStarted(entry, at: now)
         case .outputNeedsNext(let entry): return outputNeedsNext(after: entry)
         case .outputFinished(let entry): return outputFinished(entry, at: now)

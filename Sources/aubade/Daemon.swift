@@ -164,6 +164,10 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     /// One turn: the event, the reducer, its effects, then one PropertiesChanged.
     func handle(_ event: Event) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
+        if event == .quit {
+            // Saved before the quit stops the player (which rewinds it): a restart resumes here.
+            keeper.flush(player.memento(at: MonotonicClock.now()))
+        }
         let before = player.snapshot
         let effects = player.handle(event, at: MonotonicClock.now())
         for effect in effects { perform(effect) }
@@ -295,7 +299,6 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     }
 
     private func shutDown() {
-        keeper.flush(player.memento(at: MonotonicClock.now()))
         output.shutdown()
         try? connection.releaseName(busName)
         connection.flush()

@@ -16,6 +16,8 @@ final class StateKeeper {
     private var positionTimer: DispatchSourceTimer?
     /// What was saved last, to save only when something worth keeping changed.
     private var lastKey: PersistedKey?
+    /// After the final flush nothing is saved again (the quit that follows rewinds the player).
+    private var finished = false
 
     init(directory: String) {
         store = StateStore(directory: directory)
@@ -65,13 +67,14 @@ final class StateKeeper {
     /// Called after every turn: schedules a save when something worth keeping changed.
     func noteTurn(_ state: PlayerState, seeked: Bool) {
         let key = PersistedKey(state)
-        guard seeked || key != lastKey else { return }
+        guard !finished, seeked || key != lastKey else { return }
         lastKey = key
         saver?.changed()
     }
 
     /// Saves now, on the calling queue (before exiting).
     func flush(_ memento: PlayerMemento) {
+        finished = true
         positionTimer?.cancel()
         persistenceQueue.sync {}
         StateKeeper.write { () throws(PersistenceError) in try store.save(memento) }

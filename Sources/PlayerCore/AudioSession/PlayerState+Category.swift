@@ -64,6 +64,12 @@ extension PlayerState {
             if before?.status != .playing || player.status != .playing { others.pausedByUs[player.name] = nil }
         }
         guard policy.category == .playback else { return [] }
+        if before == nil, player.status == .playing, status == .playing {
+            // First seen already playing while we play (we started before we knew of it):
+            // our start claims the speakers, as if we had known.
+            others.pausedByUs[player.name] = player.trackID
+            return [.commandOtherPlayer(player.name, .pause), .categoryDecision("paused \(player.name)")]
+        }
         if player.status == .playing, before?.status != .playing, status == .playing {
             others.interrupter = player.name
             return [.categoryDecision("\(player.name) started playing: pausing")] + pause(at: now, reason: .otherPlayer)
