@@ -53,13 +53,38 @@ test: deps
 # Prints BENCHMARK lines and writes .build/bench/audio-session.{json,md}; PulseAudio, then PipeWire.
 # AUBADE_BENCH_RUNS=N sets the repetitions (default 10). The anchored filter leaves out
 # IntegrationTests.LatencyBenchmarkTests, which runs in make test.
+# Then the peer benchmark (issue 6): Aubade's RELEASE binary beside mpg123, mpv + mpv-mpris and
+# mpd + mpDris2 (each skipped when not installed), on PulseAudio; AUBADE_BENCH_RUNS repetitions
+# (default 5). Writes .build/bench/peers.{md,json}. PEERS=1 (as root) installs the peers first;
+# BENCH=peers runs the peer benchmark alone.
+PEERS ?=
+BENCH ?= all
+PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2
+
 bench: deps
+	@if [[ "$(PEERS)" == 1 ]]; then \
+	    if [[ $$(id -u) == 0 ]]; then \
+	        echo "make bench: installing the peers: $(PEER_PACKAGES)"; \
+	        apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends $(PEER_PACKAGES) || exit $$?; \
+	    else \
+	        echo "make bench: PEERS=1 needs root to install $(PEER_PACKAGES); peers not installed are skipped" >&2; \
+	    fi; \
+	fi
 	swift build --build-tests $(SWIFT_FLAGS)
-	@rm -f .build/bench/audio-session.json .build/bench/audio-session.md; status=0; \
+	swift build -c release $(SWIFT_FLAGS)
+	@rm -f .build/bench/peers.json .build/bench/peers.md; status=0; \
+	if [[ "$(BENCH)" != peers ]]; then \
+	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip 'PeerBenchmarkTests' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip 'PeerBenchmarkTests' || status=$$?; \
+	fi; \
+	echo "=== make bench: Aubade (release) beside its peers, on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" \
+	AUBADE_BINARY="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.PeerBenchmarkTests' || status=$$?; \
 	exit $$status
 
 run: release
