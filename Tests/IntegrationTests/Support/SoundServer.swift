@@ -133,6 +133,9 @@ extension Pulse {
         var last = ""
         while true {
             // Set again on every round: WirePlumber may still be settling after a sink came back.
+            // Via "speakers" first: PipeWire keeps "headphones" as the configured default while
+            // it is gone, and setting the same value again is no change that WirePlumber sees.
+            if (try? defaultSink()) != "headphones" { try? pactl(["set-default-sink", "speakers"]) }
             try? pactl(["set-default-sink", "headphones"])
             let names = Set(try sinkNames().values)
             last = (try? defaultSink()) ?? "?"
