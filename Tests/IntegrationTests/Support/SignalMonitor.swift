@@ -91,7 +91,15 @@ final class SignalMonitor {
         var seenLines = -1
         while true {
             let all = messages
-            if all.count > mark, let found = all[mark...].first(where: predicate) { return found }
+            if all.count > mark, let index = all[mark...].firstIndex(where: predicate) {
+                guard index == all.count - 1 else { return all[index] }
+                // The last message may still be missing body lines (dbus-monitor writes the
+                // header first): give the rest of it a moment to arrive, then read it again.
+                _ = process.stdout.waitForLine(from: process.stdout.lines.count, timeout: 0.05) { _ in true }
+                let again = messages
+                if again.count > index, predicate(again[index]) { return again[index] }
+                continue
+            }
             if Date() >= deadline || !process.isRunning { return nil }
             // Sleep until more output arrives (or 50 ms, to catch a message completed by a chunk).
             let lineCount = process.stdout.lines.count
