@@ -109,6 +109,9 @@ extension OutputEngine {
             finishQueue()
             return
         }
+        // Nothing becomes audible while corked (the interpolated clock can still read a few
+        // ms past a fresh stream's start); resume() checks again.
+        guard !corked else { return }
         guard let base = indexBase, let now = try? stream.time() else {
             // No timing yet (fresh stream or just flushed): the update's reply will arrive soon.
             if !corked {
