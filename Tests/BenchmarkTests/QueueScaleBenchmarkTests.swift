@@ -48,8 +48,8 @@ final class QueueScaleBenchmarkTests: XCTestCase {
         let daemon = try Daemon(serve: [])
         self.daemon = daemon
         try daemon.waitForBusName()
-        let adder = try BenchClient(label: "adder")
-        let getter = try BenchClient(label: "getter")
+        let adder = try NativeBusClient(label: "adder")
+        let getter = try NativeBusClient(label: "getter")
         for _ in 0..<20 { _ = try getter.get(MPRIS.player, "PlaybackStatus") }  // warm up
         Thread.sleep(forTimeInterval: 1)
         let rssBefore = try Self.residentKilobytes(of: daemon.pid)
@@ -205,78 +205,5 @@ final class QueueScaleBenchmarkTests: XCTestCase {
         root["machine"] = BenchmarkFiles.machine()
         try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]).write(to: file)
         print("BENCHMARK written to \(file.path)")
-    }
-}
-
-/// A session-bus client in this process (DBusKit): one connection on its own queue.
-final class BenchClient: @unchecked Sendable {
-    private let queue: DispatchQueue
-    private let connection: Connection
-
-    init(label: String) throws {
-        let queue = DispatchQueue(label: label)
-        self.queue = queue
-        let result = queue.sync { () -> Result<Connection, DBusError> in
-            do throws(DBusError) { return .success(try Connection(bus: .session, queue: queue)) } catch { return .failure(error) }
-        }
-        connection = try result.get()
-    }
-
-    deinit {
-        let connection = self.connection
-        queue.sync { connection.close() }
-    }
-
-    private func message(_ interface: String, _ member: String, _ arguments: [DBusKit.DBusValue]) throws -> Message {
-        try Message.methodCall(destination: "org.mpris.MediaPlayer2.aubade", path: "/org/mpris/MediaPlayer2",
-                               interface: interface, member: member, arguments: arguments)
-    }
-
-    /// Calls and waits: the reply's arguments and the round trip in seconds.
-    func call(_ interface: String, _ member: String, _ arguments: [DBusKit.DBusValue] = [],
-              timeoutMilliseconds: Int32 = 120_000) throws -> (values: [DBusKit.DBusValue], seconds: Double) {
-        let connection = self.connection
-        let call = try message(interface, member, arguments)
-        let result = queue.sync { () -> Result<([DBusKit.DBusValue], Double), DBusError> in
-            do throws(DBusError) {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let reply = try connection.callBlocking(call, timeoutMilliseconds: timeoutMilliseconds)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                if let error = reply.carriedError { throw error }
-                return .success((try reply.arguments(), seconds))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let (values, seconds) = try result.get()
-        return (values, seconds)
-    }
-
-    func callAsync(_ interface: String, _ member: String, _ arguments: [DBusKit.DBusValue],
-                   completion: @escaping @Sendable (Result<[DBusKit.DBusValue], DBusError>, Double) -> Void) throws {
-        let connection = self.connection
-        let call = try message(interface, member, arguments)
-        let failure = queue.sync { () -> DBusError? in
-            let start = DispatchTime.now().uptimeNanoseconds
-            do throws(DBusError) {
-                try connection.call(call, timeoutMilliseconds: 600_000) { result in
-                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    completion(result.flatMap { reply -> Result<[DBusKit.DBusValue], DBusError> in
-                        if let error = reply.carriedError { return .failure(error) }
-                        do throws(DBusError) { return .success(try reply.arguments()) } catch { return .failure(error) }
-                    }, seconds)
-                }
-                connection.flush()
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    func get(_ interface: String, _ property: String) throws -> (value: DBusKit.DBusValue?, seconds: Double) {
-        let (values, seconds) = try call("org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(property)])
-        return (values.first?.unwrapped, seconds)
     }
 }
