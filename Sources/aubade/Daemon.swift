@@ -93,8 +93,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             if let volume = settings.initialVolume { handle(.setVolume(volume)) }
             queueMusicFolders(settings.musicFolders)
         }
-        keeper.start(on: coreQueue, memento: { [unowned self] in player.memento(at: MonotonicClock.now()) },
-                     isPlaying: { [unowned self] in player.status == .playing })
+        keeper.start(on: coreQueue, memento: { [unowned self] in player.memento(at: MonotonicClock.now()) })
+        keeper.noteTurn(player, seeked: false)
     }
 
     private func queueMusicFolders(_ folders: [String]) {

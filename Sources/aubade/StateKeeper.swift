@@ -39,7 +39,7 @@ final class StateKeeper {
     }
 
     /// Starts saving; `memento` is called on `queue` (the core queue) to take a snapshot.
-    func start(on queue: DispatchQueue, memento: @escaping () -> PlayerMemento, isPlaying: @escaping () -> Bool) {
+    func start(on queue: DispatchQueue, memento: @escaping () -> PlayerMemento) {
         let store = self.store
         let persistenceQueue = self.persistenceQueue
         let snapshot = UncheckedSendable(memento)
@@ -47,11 +47,11 @@ final class StateKeeper {
             let taken = snapshot.value()
             persistenceQueue.async { StateKeeper.write { () throws(PersistenceError) in try store.save(taken) } }
         }
+        // Created suspended: it runs only while playing (`noteTurn`), so a paused daemon has no
+        // wake-up of its own.
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        let playing = UncheckedSendable(isPlaying)
         timer.setEventHandler {
-            guard playing.value() else { return }
             let taken = snapshot.value()
             let path = taken.currentIndex.map { taken.tracks[$0].path }
             persistenceQueue.async {
@@ -60,21 +60,32 @@ final class StateKeeper {
                 }
             }
         }
-        timer.resume()
         positionTimer = timer
     }
 
     /// Called after every turn: schedules a save when something worth keeping changed.
     func noteTurn(_ state: PlayerState, seeked: Bool) {
         let key = PersistedKey(state)
-        guard !finished, seeked || key != lastKey else { return }
+        guard !finished else { return }
+        setPositionTimer(running: state.status == .playing)
+        guard seeked || key != lastKey else { return }
         lastKey = key
         saver?.changed()
+    }
+
+    private var positionTimerRunning = false
+
+    /// Resumes or suspends the position timer (DispatchSource suspensions must balance).
+    private func setPositionTimer(running: Bool) {
+        guard let positionTimer, running != positionTimerRunning else { return }
+        positionTimerRunning = running
+        if running { positionTimer.resume() } else { positionTimer.suspend() }
     }
 
     /// Saves now, on the calling queue (before exiting).
     func flush(_ memento: PlayerMemento) {
         finished = true
+        setPositionTimer(running: true)  // a suspended source must be resumed before it is cancelled
         positionTimer?.cancel()
         persistenceQueue.sync {}
         StateKeeper.write { () throws(PersistenceError) in try store.save(memento) }
