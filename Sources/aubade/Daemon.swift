@@ -60,9 +60,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
         busName = try claimBusName()
         mpris = try MPRISService(connection: connection, host: self)
-        output.start { [weak self] event in
+        output.start { [weak self] event, serial in
             guard let self else { return }
-            self.coreQueue.async { self.handle(event) }
+            self.coreQueue.async { self.handle(event, serial: serial) }
         }
         installSignalHandlers()
         installReload(reload)
@@ -238,16 +238,30 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
     }
 
-    private func handle(_ event: OutputEvent) {
+    private func handle(_ event: OutputEvent, serial: PlaySerial) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
+        switch event {
+        case .started, .needsNext, .finished, .failed, .unplayable:
+            // About a run replaced since (a seek or restart of the same entry): a `.finished`
+            // of the old run would otherwise end the new one.
+            guard output.isCurrent(serial) else {
+                Log.debug("dropped a stale output event (\(event), run \(serial), now \(output.serial))")
+                return
+            }
+        default:
+            break
+        }
         switch event {
         case .started(let entry): handle(.outputStarted(entry))
         case .needsNext(let entry): handle(.outputNeedsNext(after: entry))
         case .finished(let entry): handle(.outputFinished(entry))
         case .failed(let entry, let reason): handle(.outputFailed(entry, reason: reason))
+        case .unplayable(let entry, let reason): handle(.trackUnplayable(entry, reason: reason))
+        case .streamLost(let reason): handle(.outputStreamLost(reason: reason))
         case .volumeChanged(let level): handle(.outputVolumeChanged(level))
         case .serverLost(let reason):
-            Log.warning("sound server lost (\(reason)); reconnecting")
             lostSoundServer = true
+            handle(.soundServerLost(reason: reason))
         case .serverConnected:
             Log.info("connected to the sound server")
             if lostSoundServer {
@@ -263,9 +277,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private func perform(_ effect: Effect) {
         switch effect {
         case .output(let command):
-            if let failure = output.perform(command, volume: player.volume) {
-                handle(.trackUnplayable(failure.entry, reason: failure.reason))
-            }
+            output.perform(command, volume: player.volume)
         case .seeked(let position):
             mpris?.announceSeeked(position)
         case .log(let level, let message):
