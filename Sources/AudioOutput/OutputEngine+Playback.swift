@@ -15,6 +15,7 @@ extension OutputEngine {
         guard !isShutDown else { return }
         corked = !playing
         awaitingFormat = nil
+        awaitingIsRestart = false
         guard isReady, let context else {
             pendingPlay = (feed, playing)
             connectLazily()
@@ -55,7 +56,12 @@ extension OutputEngine {
     /// The track a `play` waits for has opened (or failed to): go on with it.
     func resumeAwaitingStart() {
         guard let feed = awaitingFormat, feed.source.status != .opening else { return }
-        start(feed, playing: !corked)
+        if awaitingIsRestart {
+            awaitingFormat = nil
+            restart(feed.source, entry: feed.entry)
+        } else {
+            start(feed, playing: !corked)
+        }
     }
 
     /// Drops everything queued on the stream (it plays nothing more) but keeps it.
@@ -104,7 +110,15 @@ extension OutputEngine {
             return
         }
         guard let stream else { return }
-        if source.format == nil || streamFormat != source.format {
+        awaitingFormat = nil
+        awaitingIsRestart = false
+        if source.status == .opening, !stream.state.isFinal {
+            silence(stream)
+            awaitingFormat = feed
+            awaitingIsRestart = true
+            return
+        }
+        if streamFormat != source.format {
             start(feed, playing: !corked)
             return
         }

@@ -60,6 +60,8 @@ final class OutputEngine: @unchecked Sendable {
     /// A `play` whose track is still being opened (its format decides the stream): carried on
     /// when it is open. The stream was flushed meanwhile, so the old track stops at once.
     var awaitingFormat: Feed?
+    /// The awaited feed came from `restart` (a seek within the entry), not `play`.
+    var awaitingIsRestart = false
 
     // The one stream
     var stream: Stream?
