@@ -86,6 +86,12 @@ public final class DecodeAhead: @unchecked Sendable {
     }
 
     deinit {
+        // The decoder closes its file when released: on the decoder's queue, not on whichever
+        // thread (often the PulseAudio one, under its lock) let go of this last.
+        if let source {
+            let closing = UncheckedBox(source)
+            queue.async { _ = closing }
+        }
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
