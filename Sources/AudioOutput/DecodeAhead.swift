@@ -37,6 +37,8 @@ public final class DecodeAhead: @unchecked Sendable {
     static let bufferSeconds = 2.0
     /// Decode in pieces of this size, outside the lock.
     static let chunkBytes = 16 * 1024
+    /// Decoded before the track counts as open (or all of it, if shorter).
+    static let initialSeconds = 0.5
 
     private struct Shared {
         var status = Status.opening
@@ -104,6 +106,9 @@ public final class DecodeAhead: @unchecked Sendable {
         return nil
     }
 
+    /// The decoder has reached the end of the track (what is left waits in the buffer).
+    public var hasDecodedEverything: Bool { withLock { $0.sourceEnded && $0.failure == nil } }
+
     /// `wake` is called (on the decoder's queue, no lock held) when the reader was starved and
     /// audio, the format, the end or a failure arrived. Set once, before reading.
     public func setWakeUp(_ wake: @escaping @Sendable () -> Void) {
@@ -152,24 +157,24 @@ public final class DecodeAhead: @unchecked Sendable {
     // MARK: - The decoder's queue
 
     private func open(with opener: @Sendable () throws -> PCMSource) {
-        let status: Status
         do {
             let source = try opener()
             self.source = source
-            status = .open(source.format)
             let capacity = max(source.format.bytes(seconds: Self.bufferSeconds), Self.chunkBytes * 2)
             withLock { $0.ring = ByteRing(capacity: capacity) }
         } catch {
-            status = .unplayable(Self.describe(error))
+            let wake = withLock { shared -> (@Sendable () -> Void)? in
+                shared.status = .unplayable(Self.describe(error))
+                shared.filling = false
+                shared.starved = false
+                return shared.wake
+            }
+            wake?()
+            return
         }
-        let wake = withLock { shared -> (@Sendable () -> Void)? in
-            shared.status = status
-            if case .unplayable = status { shared.filling = false }
-            shared.starved = false
-            return shared.wake
-        }
-        wake?()
-        if case .open = status { fill() }
+        // Still `.opening` to the reader: the format is published once a first stretch is
+        // decoded, so the stream starts with enough in hand to ride out a busy CPU.
+        fill()
     }
 
     /// Decodes until the buffer is full, the source ends or fails. Reads the disk without
@@ -193,6 +198,7 @@ public final class DecodeAhead: @unchecked Sendable {
             }
             produced = max(0, min(produced - produced % frame, chunk))
             let ended = produced == 0
+            let initialBytes = source.format.bytes(seconds: Self.initialSeconds)
             let wake = scratch.withUnsafeBytes { bytes in
                 withLock { shared -> (@Sendable () -> Void)? in
                     if produced > 0 { _ = shared.ring.write(UnsafeRawBufferPointer(rebasing: bytes[0..<produced])) }
@@ -201,7 +207,13 @@ public final class DecodeAhead: @unchecked Sendable {
                         shared.failure = failure
                         shared.filling = false
                     }
-                    guard shared.starved else { return nil }
+                    var published = false
+                    if shared.status == .opening, ended || shared.ring.count >= initialBytes {
+                        shared.status = .open(source.format)
+                        published = true
+                    }
+                    // The end always wakes the output: it asks for the next track then.
+                    guard shared.starved || ended || published else { return nil }
                     shared.starved = false
                     return shared.wake
                 }

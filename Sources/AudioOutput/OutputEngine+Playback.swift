@@ -70,6 +70,7 @@ extension OutputEngine {
         current = nil
         next = nil
         waitingAfter = nil
+        askedNext = nil
         endRequested = false
         draining = false
         pendingStarts = []
@@ -90,6 +91,7 @@ extension OutputEngine {
         }
         if feed.predecessor == nil { feed.predecessor = waitingAfter }
         waitingAfter = nil
+        askedNext = nil
         endRequested = false
         pendingStarts.append(PendingStart(entry: feed.entry, offset: bytesSinceFlush,
                                           title: feed.title, artist: feed.artist))
@@ -165,6 +167,7 @@ extension OutputEngine {
         current = nil
         next = nil
         waitingAfter = nil
+        askedNext = nil
         endRequested = false
         draining = false
         pendingStarts = []
@@ -196,6 +199,7 @@ extension OutputEngine {
         current = feed
         next = nil
         waitingAfter = nil
+        askedNext = nil
         endRequested = false
         draining = false
         pendingFinish = nil

@@ -57,8 +57,18 @@ extension OutputEngine {
             startDrain(after: feed.entry)
         } else {
             waitingAfter = feed.entry
-            emit(.needsNext(after: feed.entry))
+            if askedNext != feed.entry { emit(.needsNext(after: feed.entry)) }
         }
+    }
+
+    /// Asks for the gapless follow-up as soon as the current track's decoder has reached its
+    /// end, while up to `DecodeAhead.bufferSeconds` of it still wait to be written: the next
+    /// file then opens (and fills its own buffer) during that time, not after.
+    func askForNextEarly() {
+        guard let feed = current, next == nil, !endRequested, !draining, askedNext != feed.entry,
+              feed.source.hasDecodedEverything else { return }
+        askedNext = feed.entry
+        emit(.needsNext(after: feed.entry))
     }
 
     /// Nothing of `feed` was written: forget its start and wait, as after its predecessor,

@@ -77,6 +77,9 @@ final class OutputEngine: @unchecked Sendable {
     var next: Feed?
     /// The current source ran out and `needsNext` was sent for this entry.
     var waitingAfter: EntryID?
+    /// `needsNext` was sent early for this entry: its decoder had reached the end while its
+    /// audio still waited in the decode buffer (more time to open the next file gaplessly).
+    var askedNext: EntryID?
     /// `endOfQueue()` arrived before the current source ran out.
     var endRequested = false
     var draining = false
@@ -130,6 +133,7 @@ final class OutputEngine: @unchecked Sendable {
     private func doWork() {
         resumeAwaitingStart()
         fillBuffer()
+        askForNextEarly()
         checkStarts()
     }
 
