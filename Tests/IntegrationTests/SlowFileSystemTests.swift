@@ -28,7 +28,7 @@ final class SlowFileSystemTests: AubadeTestCase {
 
     override func tearDown() {
         // Fast reads first, so the daemon's teardown does not wait on sleeping reads.
-        disk?.readDelay = 0
+        disk?.makeFast()
         _ = probe?.stop()
         probe = nil
         if let disk, (testRun?.failureCount ?? 0) > 0 { print("--- slow file system log (last lines):\n\(disk.log)") }
@@ -71,7 +71,7 @@ final class SlowFileSystemTests: AubadeTestCase {
             XCTAssertLessThanOrEqual(seconds, Self.replyTarget, "\(member) took \(seconds * 1000) ms", file: file, line: line)
             return seconds
         } catch {
-            XCTFail("\(member) during a slow read: \(error)", file: file, line: line)
+            XCTFail("\(member) during a slow read: \(briefly(error, timeout: 2))", file: file, line: line)
             return nil
         }
     }
@@ -98,9 +98,9 @@ final class SlowFileSystemTests: AubadeTestCase {
 
     private func addTrackFromTheSlowDisk(_ relativePath: String) throws {
         let disk = try slowDisk()
-        try startPlaying([fixtures.long])
+        let daemon = try startPlaying([fixtures.long])
         let current = try XCTUnwrap(try trackID())
-        disk.readDelay = Self.readDelay
+        disk.makeSlow(Self.readDelay, for: daemon.pid)
         let reads = disk.readsStarted
         let probe = try startProbe()
         let adder = try NativeBusClient(label: "aubade.tests.add-track")
@@ -123,7 +123,7 @@ final class SlowFileSystemTests: AubadeTestCase {
         assertAnswered(times, "while AddTrack read \(relativePath) from a disk with \(Self.readDelay) s reads")
         XCTAssertEqual(status(adder), "Playing", "the current track should play on")
         // Let the load finish fast, so the AddTrack completes before the daemon stops.
-        disk.readDelay = 0
+        disk.makeFast()
         _ = added.wait(timeout: .now() + 30)
     }
 
@@ -131,10 +131,10 @@ final class SlowFileSystemTests: AubadeTestCase {
 
     func testPlayingFromASlowDiskPauseAndNextTakeEffectAtOnce() throws {
         let disk = try slowDisk()
-        try startPlaying([disk.url(of: fixtures.long), fixtures.long2])
+        let daemon = try startPlaying([disk.url(of: fixtures.long), fixtures.long2])
         try waitForTitle("Long One")
         let client = try NativeBusClient(label: "aubade.tests.slow-commands")
-        disk.readDelay = Self.readDelay
+        disk.makeSlow(Self.readDelay, for: daemon.pid)
         let reads = disk.readsStarted
         let probe = try startProbe()
         // The output keeps ~2 s buffered; the decoder reads again well within that.
@@ -162,10 +162,10 @@ final class SlowFileSystemTests: AubadeTestCase {
 
     func testNextOntoATrackOnASlowDiskTakesEffectAtOnce() throws {
         let disk = try slowDisk()
-        try startPlaying([fixtures.long, disk.url(of: fixtures.long2), fixtures.beta])
+        let daemon = try startPlaying([fixtures.long, disk.url(of: fixtures.long2), fixtures.beta])
         try waitForTitle("Long One")
         let client = try NativeBusClient(label: "aubade.tests.slow-commands")
-        disk.readDelay = Self.readDelay
+        disk.makeSlow(Self.readDelay, for: daemon.pid)
         let reads = disk.readsStarted
         let probe = try startProbe()
         Thread.sleep(forTimeInterval: 0.3)

@@ -46,7 +46,7 @@ final class ReplyTimeProbe: @unchecked Sendable {
                                         [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")],
                                         timeoutMilliseconds: Int32(timeout * 1000))
                 } catch {
-                    failure = "\(error)"
+                    failure = briefly(error, timeout: timeout)
                 }
                 let done = DispatchTime.now()
                 let seconds = Double(done.uptimeNanoseconds - sent.uptimeNanoseconds) / 1e9
@@ -122,4 +122,10 @@ extension NativeBusClient {
                                          timeoutMilliseconds: timeout)
         return (values.first?.unwrapped, seconds)
     }
+}
+
+/// A failed call in a few words: "no reply within 1.0 s" for a timeout, else the error's name.
+func briefly(_ error: any Error, timeout: TimeInterval) -> String {
+    guard let error = error as? DBusError else { return "\(error)" }
+    return error.name == DBusError.noReplyName ? "no reply within \(timeout) s" : error.name
 }

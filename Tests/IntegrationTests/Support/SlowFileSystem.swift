@@ -1,13 +1,17 @@
 import Foundation
 
 /// A slow disk (a USB stick, NFS, a spun-down drive): a small FUSE file system (python3-fusepy)
-/// that serves a folder read-only at a mount point of its own and makes every read() sleep
-/// `readDelay` seconds first. The delay can change while files are open (it is read from a
-/// control file before each read), so a test can let the daemon load a track fast and then
-/// make the disk slow under it. Mounted with `direct_io`, so the page cache answers nothing and
-/// every read of the daemon reaches the file system, not only the first one.
+/// that serves a folder read-only at a mount point of its own and makes every read() of one
+/// process (the daemon under test) sleep first. The delay can change while files are open (it
+/// is read from a control file before each read), so a test can let the daemon load a track
+/// fast and then make the disk slow under it. Mounted with `direct_io`, so the page cache
+/// answers nothing and every read of the daemon reaches the file system, not only the first.
 ///
-/// Every read is logged (`read-start N OFFSET SIZE DELAY PATH`, `read-end N`), so a test can
+/// Only the chosen process is slowed: other programs on this machine that walk the file tree
+/// (an indexer, another test's AddTrack of `file:///`) were seen reading the mount, and must
+/// not hang in it.
+///
+/// Every read is logged (`read-start N OFFSET SIZE DELAY PID PATH`, `read-end N`), so a test can
 /// wait until a slow read is under way. `close()` unmounts by path and stops the python process
 /// by PID; stop the daemon (whose reads hold the mount busy) first.
 final class SlowFileSystem {
@@ -19,7 +23,7 @@ final class SlowFileSystem {
     private let process: Subprocess
     private var closed = false
 
-    init(serving source: URL, readDelay: Double = 0) throws {
+    init(serving source: URL) throws {
         self.source = source
         var template = Array("\(NSTemporaryDirectory())aubade-slowfs.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw DaemonError("mkdtemp failed: errno \(errno)") }
@@ -28,7 +32,7 @@ final class SlowFileSystem {
         do {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("mnt"), withIntermediateDirectories: true)
             try SlowFileSystem.script.write(to: script, atomically: true, encoding: .utf8)
-            try String(readDelay).write(to: directory.appendingPathComponent("delay"), atomically: true, encoding: .utf8)
+            try "0".write(to: directory.appendingPathComponent("delay"), atomically: true, encoding: .utf8)
             // Debian's python3-fusepy is in the system python, which need not be first on PATH.
             let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
             process = try Subprocess(python, [script.path, source.path,
@@ -66,10 +70,15 @@ final class SlowFileSystem {
         return url(String(path.dropFirst(base.count + 1)))
     }
 
-    /// Seconds each read() sleeps from now on (reads already sleeping finish their own delay).
-    var readDelay: Double {
-        get { (try? String(contentsOf: control, encoding: .utf8)).flatMap { Double($0) } ?? 0 }
-        set { try? String(newValue).write(to: control, atomically: true, encoding: .utf8) }
+    /// From now on, every read() by process `pid` (any of its threads) sleeps `seconds` first;
+    /// reads already sleeping finish their own delay.
+    func makeSlow(_ seconds: Double, for pid: Int32) {
+        try? "\(seconds) \(pid)".write(to: control, atomically: true, encoding: .utf8)
+    }
+
+    /// Reads are fast again (those sleeping finish their own delay).
+    func makeFast() {
+        try? "0".write(to: control, atomically: true, encoding: .utf8)
     }
 
     /// How many reads have started so far.
@@ -108,7 +117,7 @@ final class SlowFileSystem {
     func close() {
         guard !closed else { return }
         closed = true
-        readDelay = 0
+        makeFast()
         let path = mountPoint.path
         for (tool, arguments) in [("fusermount", ["-u", path]), ("umount", [path]), ("umount", ["-l", path])] {
             guard isMounted else { break }
@@ -125,9 +134,9 @@ final class SlowFileSystem {
 
     /// The file system, in python3-fusepy (Debian names the module `fusepy`; pip's is `fuse`).
     static let script = #"""
-        """Aubade's test disk: a read-only FUSE view of SOURCE at MOUNTPOINT whose every read()
-        sleeps first, as long as the number in CONTROL says (read before each read, so a test can
-        change it at any time). Each read is logged on stderr: "read-start N OFFSET SIZE DELAY PATH"
+        """Aubade's test disk: a read-only FUSE view of SOURCE at MOUNTPOINT whose reads sleep
+        first, as CONTROL says ("SECONDS PID": reads by that process; read before each read, so
+        a test can change it at any time). Each read is logged on stderr: "read-start N OFFSET SIZE DELAY PID PATH"
         then "read-end N". usage: slowfs.py SOURCE MOUNTPOINT CONTROL (runs until unmounted)."""
         import errno, os, sys, threading, time
         try:
@@ -140,20 +149,38 @@ final class SlowFileSystem {
 
             def __init__(self, source, control):
                 self.source, self.control = source, control
-                self.lock, self.count = threading.Lock(), 0
+                # Not `self.lock`: fusepy would take that for the lock() operation.
+                self.mutex, self.count = threading.Lock(), 0
 
             def real(self, path):
                 return os.path.join(self.source, path.lstrip('/'))
 
-            def delay(self):
+            def delay(self, caller):
+                """The delay for a read by thread `caller`: CONTROL holds "SECONDS [PID]"; with a
+                PID, only that process's threads are slowed."""
                 try:
                     with open(self.control) as f:
-                        return max(0.0, float(f.read().strip() or '0'))
+                        fields = f.read().split()
+                    seconds = max(0.0, float(fields[0])) if fields else 0.0
+                    if len(fields) > 1 and self.process_of(caller) != int(fields[1]):
+                        return 0.0
+                    return seconds
                 except (OSError, ValueError):
                     return 0.0
 
+            @staticmethod
+            def process_of(thread):
+                try:
+                    with open('/proc/%d/status' % thread) as f:
+                        for line in f:
+                            if line.startswith('Tgid:'):
+                                return int(line.split()[1])
+                except (OSError, ValueError):
+                    pass
+                return thread
+
             def log(self, line):
-                with self.lock:
+                with self.mutex:
                     sys.stderr.write(line + '\n')
                     sys.stderr.flush()
 
@@ -181,11 +208,12 @@ final class SlowFileSystem {
                     raise fuse.FuseOSError(e.errno)
 
             def read(self, path, size, offset, fh):
-                delay = self.delay()
-                with self.lock:
+                caller = fuse.fuse_get_context()[2]
+                delay = self.delay(caller)
+                with self.mutex:
                     self.count += 1
                     number = self.count
-                self.log('read-start %d %d %d %g %s' % (number, offset, size, delay, path))
+                self.log('read-start %d %d %d %g %d %s' % (number, offset, size, delay, caller, path))
                 if delay > 0:
                     time.sleep(delay)
                 data = os.pread(fh, size, offset)
