@@ -100,6 +100,14 @@ final class SlowFileSystem {
         }?.line
     }
 
+    /// Waits until the read whose `read-start` line is `startLine` returned; false on timeout.
+    func waitForReadEnd(of startLine: String, timeout: TimeInterval) -> Bool {
+        let fields = startLine.split(separator: " ")
+        guard fields.count > 1 else { return false }
+        let end = "read-end \(fields[1])"
+        return process.stderr.waitForLine(timeout: timeout) { $0 == end } != nil
+    }
+
     var log: String { process.stderr.lines.suffix(20).joined(separator: "\n") }
 
     /// Whether the mount point is mounted (per /proc/self/mountinfo).
