@@ -78,6 +78,22 @@ final class NonUTF8PathTests: AubadeTestCase {
         XCTAssertEqual(try metadata()["xesam:url"]?.string, expectedURI(in: folder))
     }
 
+    /// `aubade add caf\xE9.mp3` (relative, as a shell passes it: raw bytes in argv, which
+    /// `CommandLine.arguments` would have turned into U+FFFD).
+    func testLatin1FileThroughTheAddVerb() throws {
+        let folder = try latin1Folder()
+        try startPlaying([fixtures.long])
+        let binary = try Daemon.binaryPath()
+        let result = try Shell.run("/bin/sh", ["-c", "exec \"$0\" add \"$(printf 'caf\\351.mp3')\"", binary],
+                                   currentDirectory: folder)
+        XCTAssertTrue(result.succeeded, "aubade add: \(result)")
+        let ids = try tracks()
+        XCTAssertEqual(ids.count, 2)
+        guard ids.count == 2 else { return }
+        XCTAssertEqual(try Bus.tracksMetadata([ids[1]]).first?["xesam:url"]?.string, expectedURI(in: folder))
+        XCTAssertEqual(try queueTitles(), ["Long One", "café"])
+    }
+
     func testLatin1FileSurvivesARestart() throws {
         let folder = try latin1Folder()
         let home = try makeHome()
