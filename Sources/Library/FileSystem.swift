@@ -54,6 +54,44 @@ enum FileSystem {
         }
     }
 
+    /// Whether `path` is on one of the kernel's own file systems (/proc, /sys, cgroups,
+    /// debugfs…): they hold no music, and walking /proc means millions of entries that change
+    /// while they are read. `statfs` magic numbers from linux/magic.h.
+    ///
+    /// Swift's Glibc module does not import `statfs(2)` (sys/vfs.h), so it is looked up once
+    /// with `dlsym`; only `f_type`, the first field of `struct statfs` (a C `long` on every
+    /// Linux ABI Swift runs on), is read from a buffer larger than the struct (120 bytes).
+    static func isKernelFileSystem(_ path: FilePath) -> Bool {
+        guard let statfs = statfsFunction else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
+            guard let base = buffer.baseAddress, path.withCString({ statfs($0, base) }) == 0 else { return false }
+            return kernelFileSystemTypes.contains(Int64(base.load(as: Int.self)))
+        }
+    }
+
+    private typealias StatFS = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
+
+    private static let statfsFunction: StatFS? = {
+        guard let symbol = dlsym(nil, "statfs") else { return nil }
+        return unsafeBitCast(symbol, to: StatFS.self)
+    }()
+
+    private static let kernelFileSystemTypes: Set<Int64> = [
+        0x9FA0,       // proc
+        0x6265_6572,  // sysfs
+        0x0027_E0EB,  // cgroup
+        0x6367_7270,  // cgroup2
+        0x6462_6720,  // debugfs
+        0x7472_6163,  // tracefs
+        0x7363_6673,  // securityfs
+        0x6165_676C,  // pstore
+        0xCAFE_4A11,  // bpf
+        0x6265_6570,  // configfs
+        0x1CD1,       // devpts
+        0x4249_4E4D,  // binfmt_misc
+        0xDE5E_81E4,  // efivarfs
+    ]
+
     /// Names in a directory, without "." and "..", in no particular order; exactly the bytes
     /// `readdir` gives.
     static func contents(ofDirectory path: FilePath) throws(Failure) -> [FilePath] {

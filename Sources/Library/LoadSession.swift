@@ -45,8 +45,12 @@ final class LoadSession {
         }
         switch kind {
         case .directory(let id):
+            guard !FileSystem.isKernelFileSystem(path) else {
+                report(path, "a kernel file system (like /proc or /sys), not music")
+                return
+            }
             var visited: Set<FileSystem.FileID> = [id]
-            let found = directoryTracks(path, visited: &visited)
+            let found = directoryTracks(path, device: id.device, visited: &visited)
             if found.isEmpty { report(path, "no playable MP3 files in directory") }
             tracks += found
         case .regularFile(let id) where path.hasExtension(in: M3UPlaylist.extensions):
@@ -71,8 +75,9 @@ final class LoadSession {
 
     /// The MP3s of a directory tree: each directory's own files in album order, then its
     /// subdirectories in natural name order. Hidden entries are skipped; `visited` (device and
-    /// inode) stops symlink loops and a folder linked twice.
-    private func directoryTracks(_ directory: FilePath, visited: inout Set<FileSystem.FileID>) -> [Track] {
+    /// inode) stops symlink loops and a folder linked twice; kernel file systems mounted
+    /// below (a walk of "/" reaches /proc and /sys) are left out. `device` is the directory's.
+    private func directoryTracks(_ directory: FilePath, device: UInt64, visited: inout Set<FileSystem.FileID>) -> [Track] {
         let names: [FilePath]
         do {
             names = try FileSystem.contents(ofDirectory: directory)
@@ -81,13 +86,15 @@ final class LoadSession {
             return []
         }
         var files: [FilePath] = []
-        var subdirectories: [FilePath] = []
+        var subdirectories: [(path: FilePath, device: UInt64)] = []
         for name in names where !name.isHidden {
             let path = directory.appending(name)
             let isMP3 = name.hasExtension(in: ["mp3"])
             switch try? FileSystem.kind(of: path) {
             case .directory(let id)?:
-                if visited.insert(id).inserted { subdirectories.append(path) }
+                // statfs only where a mount point is crossed: one call per mount, not per folder.
+                if id.device != device && FileSystem.isKernelFileSystem(path) { continue }
+                if visited.insert(id).inserted { subdirectories.append((path, id.device)) }
             case .regularFile? where isMP3:
                 files.append(path)
             case .other? where isMP3:
@@ -102,8 +109,8 @@ final class LoadSession {
         // Reading in name order makes the problems come out in a stable, readable order.
         files.sort(by: Self.nameOrder)
         let own = files.compactMap(read).sorted(by: Self.albumOrder)
-        subdirectories.sort(by: Self.nameOrder)
-        return own + subdirectories.flatMap { directoryTracks($0, visited: &visited) }
+        subdirectories.sort { Self.nameOrder($0.path, $1.path) }
+        return own + subdirectories.flatMap { directoryTracks($0.path, device: $0.device, visited: &visited) }
     }
 
     /// Natural order of the last components as shown, then their bytes: two names that look
@@ -149,7 +156,10 @@ final class LoadSession {
             report(path, error.reason)
             return
         }
-        expand(entries: M3UPlaylist.entries(in: bytes, playlistDirectory: path.parent), of: path)
+        switch M3UPlaylist.entries(in: bytes, playlistDirectory: path.parent) {
+        case .success(let entries): expand(entries: entries, of: path)
+        case .failure(let notText): report(path, notText.reason)
+        }
     }
 
     /// Expands a playlist's entries in order. More than `problemsListedPerPlaylist` problems

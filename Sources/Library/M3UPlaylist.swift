@@ -9,17 +9,18 @@ import PlayerCore
 enum M3UPlaylist {
     static let extensions: Set<String> = ["m3u", "m3u8"]
 
-    /// The entry lines: a UTF-8 byte-order mark skipped, split at CR, LF or CRLF, trimmed of
-    /// ASCII spaces and tabs, blank lines and `#` lines left out.
-    static func lines(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
-        return body.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
-            .map(trimmed)
-            .filter { !$0.isEmpty && $0.first != UInt8(ascii: "#") }
+    /// The entry lines of a text playlist (see `PlaylistText`): split at CR, LF or CRLF,
+    /// trimmed of ASCII whitespace, blank lines and `#` lines left out.
+    static func lines(in bytes: [UInt8]) -> Result<[ArraySlice<UInt8>], PlaylistText.NotText> {
+        PlaylistText.body(of: bytes).map { body in
+            body.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
+                .map(trimmed)
+                .filter { !$0.isEmpty && $0.first != UInt8(ascii: "#") }
+        }
     }
 
-    static func entries(in bytes: [UInt8], playlistDirectory: FilePath) -> [PlaylistEntry] {
-        lines(in: bytes).map { PlaylistEntry($0, in: playlistDirectory) }
+    static func entries(in bytes: [UInt8], playlistDirectory: FilePath) -> Result<[PlaylistEntry], PlaylistText.NotText> {
+        lines(in: bytes).map { $0.map { PlaylistEntry($0, in: playlistDirectory) } }
     }
 
     /// Without leading and trailing ASCII whitespace (space, tab, vertical tab, form feed).

@@ -13,13 +13,18 @@
 ///
 /// Values are bytes, as they are in the file: UTF-8 or Latin-1 text, naming files whose names
 /// may be either.
+import Library
+
 enum PLSPlaylist {
     static let fileExtension = "pls"
 
     /// The `FileN=` values in order of N (a repeated N keeps file order), trimmed of ASCII
-    /// whitespace; empty values left out.
-    static func entries(in bytes: [UInt8]) -> [[UInt8]] {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+    /// whitespace; empty values left out. Binary data is refused (see Library's `PlaylistText`).
+    static func entries(in bytes: [UInt8]) -> Result<[[UInt8]], PlaylistText.NotText> {
+        PlaylistText.body(of: bytes).map(entries(inText:))
+    }
+
+    private static func entries(inText body: ArraySlice<UInt8>) -> [[UInt8]] {
         var numbered: [(number: Int, order: Int, value: [UInt8])] = []
         for line in body.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
             guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else { continue }

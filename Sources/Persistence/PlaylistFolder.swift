@@ -16,7 +16,7 @@ public struct PlaylistFolder: Sendable {
     /// Absolute path of the folder.
     public let path: String
     /// The same as bytes, for building the paths of the files in it.
-    private var folder: FilePath { FilePath(path) ?? FilePath(bytes: path.utf8.prefix { $0 != 0 })! }
+    private var folder: FilePath { FilePath(bytes: path.utf8.prefix { $0 != 0 }) ?? "/" }
 
     public static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls"]
     /// A picture named like a playlist ("Road trip.png" beside "Road trip.m3u8") is its icon.
@@ -77,7 +77,12 @@ public struct PlaylistFolder: Sendable {
         } catch {
             return ([], [LoadProblem(path: playlist.path.displayString, reason: error.reason)])
         }
-        return loader.load(playlistEntries: PLSPlaylist.entries(in: bytes), of: playlist.path)
+        switch PLSPlaylist.entries(in: bytes) {
+        case .success(let entries):
+            return loader.load(playlistEntries: entries, of: playlist.path)
+        case .failure(let notText):
+            return ([], [LoadProblem(path: playlist.path.displayString, reason: notText.reason)])
+        }
     }
 
     /// The largest PLS file read (the same limit as Library's for M3U).

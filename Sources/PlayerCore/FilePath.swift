@@ -183,7 +183,7 @@ public struct FilePath: Sendable, Hashable, CustomStringConvertible, Expressible
         for part in bytes.split(separator: Self.slash) {
             if part.elementsEqual([Self.dot]) { continue }
             if part.elementsEqual([Self.dot, Self.dot]) {
-                if !parts.isEmpty && !(parts.last!.elementsEqual([Self.dot, Self.dot])) {
+                if let last = parts.last, !last.elementsEqual([Self.dot, Self.dot]) {
                     parts.removeLast()
                 } else if !isAbsolute {
                     parts.append(part)

@@ -39,10 +39,10 @@ final class BadInputCorpusTests: AubadeTestCase {
         }
         // Broken but playable files are queued; so are the good entries of the playlists.
         XCTAssertEqual(try queueTitles(), ["Long One", "truncated", "Big Tag", "Alpha", "Alpha", "Beta"])
-        // The junk playlist is summed up, not logged line by line.
+        // The junk playlist is one problem, not a line per junk line; a long one is summed up.
         let garbage = lines(of: daemon, naming: corpus.garbagePlaylist.path)
-        XCTAssertEqual(garbage.count, 2, "junk playlist lines:\n\(garbage.joined(separator: "\n"))")
-        XCTAssertTrue(garbage.first?.contains("lines skipped, first:") == true, "\(garbage)")
+        XCTAssertEqual(garbage.count, 1, "junk playlist lines:\n\(garbage.joined(separator: "\n"))")
+        XCTAssertTrue(garbage.first?.contains(": not a text playlist (byte 0x") == true, "\(garbage)")
         XCTAssertEqual(lines(of: daemon, naming: corpus.longPlaylist.path).count, 1)
         XCTAssertTrue(lines(of: daemon, naming: "100000 of 100001 lines skipped").count == 1)
         XCTAssertNotNil(daemon.waitForLog(containing: "\(corpus.loopA.path): playlist includes itself", timeout: 1))
@@ -64,7 +64,7 @@ final class BadInputCorpusTests: AubadeTestCase {
         let daemon = try startPlaying([fixtures.long])
         let id = try trackID()
         let failing = corpus.unplayable.map { ($0.file, $0.reason) }
-            + [(corpus.garbagePlaylist, "no playable files in playlist"), (corpus.garbagePLS, "not an MP3 file")]
+            + [(corpus.garbagePlaylist, "not a text playlist"), (corpus.garbagePLS, "not an MP3 file")]
         for (file, reason) in failing {
             let open = try Bus.player("OpenUri", ["string:\(file.absoluteString)"])
             XCTAssertFalse(open.succeeded, "OpenUri \(file.lastPathComponent) succeeded")
@@ -114,6 +114,7 @@ final class BadInputCorpusTests: AubadeTestCase {
             assertPlaysOn(daemon)
         }
         XCTAssertNotNil(daemon.waitForLog(containing: "huge.pls: larger than 16 MiB, not read", timeout: 2))
+        XCTAssertNotNil(daemon.waitForLog(containing: "garbage.pls: not a text playlist", timeout: 2))
         XCTAssertLessThanOrEqual(lines(of: daemon, naming: "garbage.").count, 6,
                                  "\(lines(of: daemon, naming: "garbage."))")
         let reply = try activate("long", "long.m3u")
