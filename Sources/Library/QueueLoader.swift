@@ -23,10 +23,12 @@ public struct QueueLoader: Sendable {
     ///   folder, absolute paths or `file://` URIs; directories and playlists expand too, at
     ///   most 8 deep and 256 in all, a playlist never inside itself). Lines are bytes: a
     ///   Latin-1 line names a Latin-1 file name, or, failing that, the same name in UTF-8.
-    ///   A playlist over 16 MiB is not read; more than 3 bad lines in one are summed up in
-    ///   one problem ("N of M lines skipped, first: …").
+    ///   A playlist over 16 MiB, or with control bytes (binary data, see `PlaylistText`), is
+    ///   not read; more than 3 bad lines in one are summed up in one problem ("N of M lines
+    ///   skipped, first: …").
     ///
-    /// Only regular files are opened: a FIFO or device node is a problem, never read.
+    /// Only regular files are opened: a FIFO or device node is a problem, never read. Kernel
+    /// file systems (/proc, /sys…) are not walked.
     /// Each unplayable file is one problem naming it; a path that does not exist, or a
     /// directory or playlist without a single playable file, is a problem too.
     public func load(_ paths: [FilePath]) -> (tracks: [Track], problems: [LoadProblem]) {
