@@ -32,6 +32,9 @@ extension Settings {
             let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
             throw ConfigurationError(kind: .unreadableFile, file: path, line: nil, key: nil,
                                      message: "cannot read the configuration file: \(reason)")
+        case .refused(let reason):
+            throw ConfigurationError(kind: .unreadableFile, file: path, line: nil, key: nil,
+                                     message: "cannot read the configuration file: \(reason)")
         }
         return try parse(text, file: path, environment: environment)
     }
@@ -111,16 +114,30 @@ extension Settings {
         return .success(String(inside[..<close]))
     }
 
-    /// The file's text, or the errno of the failing open/read.
+    /// The file's text, the errno of the failing open/read, or why it was not read.
     private enum ReadResult {
         case text(String)
         case failed(errno: Int32)
+        case refused(String)
     }
 
+    /// No configuration comes near this; a bigger file is a mistake, not read into memory.
+    static let sizeLimit = 1 << 20
+
+    /// Reads a regular file only: the open is non-blocking and checked with `fstat`, so a FIFO
+    /// named aubade.conf cannot hang the start or a SIGHUP reload (which runs on the core
+    /// queue), nor a device fill memory.
     private static func readFile(_ path: String) -> ReadResult {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failed(errno: errno) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failed(errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return info.st_mode & S_IFMT == S_IFDIR ? .failed(errno: EISDIR) : .refused("not a regular file")
+        }
+        let tooLarge = ReadResult.refused("larger than \(sizeLimit >> 20) MiB")
+        guard info.st_size <= sizeLimit else { return tooLarge }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
@@ -130,6 +147,8 @@ extension Settings {
                 return .failed(errno: errno)
             }
             if count == 0 { break }
+            // The file may grow while it is read.
+            guard bytes.count + count <= sizeLimit else { return tooLarge }
             bytes += chunk[..<count]
         }
         return .text(String(decoding: bytes, as: UTF8.self))

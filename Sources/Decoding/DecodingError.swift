@@ -1,4 +1,5 @@
 import Mpg123Kit
+import PlayerCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,11 +8,12 @@ import Musl
 
 /// A file that cannot be played, and why, in words a user can act on.
 public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
+    /// The file, as bytes (`description` shows it as text).
+    public var path: FilePath
     /// Short and lower-case, e.g. "file not found", "not an MP3 file", "no audio frames".
     public var reason: String
 
-    public init(path: String, reason: String) {
+    public init(path: FilePath, reason: String) {
         self.path = path
         self.reason = reason
     }
@@ -24,8 +26,12 @@ extension DecodingError {
     ///
     /// System errors from `open` become the familiar words; a libmpg123 error at this stage
     /// means the bytes are not MPEG audio (random data, a WAV named .mp3…).
-    init(path: String, opening error: Mpg123Error) {
+    init(path: FilePath, opening error: Mpg123Error) {
         let reason: String
+        if error.isNotARegularFile {
+            self.init(path: path, reason: "not a regular file")
+            return
+        }
         switch (error.function, error.code) {
         case ("open", ENOENT), ("open", ENOTDIR): reason = "file not found"
         case ("open", EACCES), ("open", EPERM): reason = "permission denied"
@@ -37,7 +43,7 @@ extension DecodingError {
     }
 
     /// A failure of the library itself or in the middle of decoding.
-    init(path: String, decoding error: Mpg123Error) {
+    init(path: FilePath, decoding error: Mpg123Error) {
         self.init(path: path, reason: "decoding failed (\(error.function): \(error.message))")
     }
 }

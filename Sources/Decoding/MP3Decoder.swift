@@ -8,7 +8,7 @@ import PlayerCore
 /// of the audio output). It is `@unchecked Sendable` only so it can be created on one thread
 /// and handed to that decoder thread; it has no locks, concurrent calls are a bug.
 public final class MP3Decoder: @unchecked Sendable {
-    public let path: String
+    public let path: FilePath
     /// The format of the PCM `read(into:)` delivers. Re-check it after each `read`: in the
     /// rare file whose format changes midway it changes between two reads.
     public private(set) var format: PCMFormat
@@ -20,7 +20,7 @@ public final class MP3Decoder: @unchecked Sendable {
     private var reachedEnd = false
 
     /// Opens `path` for decoding. Fast: reads the tags and first frame header only.
-    public init(path: String) throws(DecodingError) {
+    public init(path: FilePath) throws(DecodingError) {
         self.path = path
         handle = try Mpg123Handle.opened(path: path)
         format = try handle.probedFormat(path: path)

@@ -1,9 +1,10 @@
 import Mpg123Kit
+import PlayerCore
 
 extension Mpg123Handle {
     /// A handle set up the way Aubade decodes: gapless, silent, signed 16-bit output,
     /// with `path` open. Errors come back as `DecodingError`s with user-facing reasons.
-    static func opened(path: String, flags: Mpg123Flags = []) throws(DecodingError) -> Mpg123Handle {
+    static func opened(path: FilePath, flags: Mpg123Flags = []) throws(DecodingError) -> Mpg123Handle {
         let handle: Mpg123Handle
         do {
             handle = try Mpg123Handle()
@@ -13,7 +14,7 @@ extension Mpg123Handle {
             throw DecodingError(path: path, decoding: error)
         }
         do {
-            try handle.open(path: path)
+            try path.withCString { (cPath) throws(Mpg123Error) in try handle.open(path: cPath) }
         } catch {
             throw DecodingError(path: path, opening: error)
         }
@@ -21,7 +22,7 @@ extension Mpg123Handle {
     }
 
     /// The output format, failing as "not an MP3 file" when no frame header can be found.
-    func probedFormat(path: String) throws(DecodingError) -> PCMFormat {
+    func probedFormat(path: FilePath) throws(DecodingError) -> PCMFormat {
         let format: Mpg123OutputFormat
         do {
             format = try outputFormat()

@@ -6,7 +6,7 @@ import PlayerCore
 /// Multiple values are split only where the tag itself separates them (NUL in ID3v2.4);
 /// "/" is left alone because it is part of real names ("AC/DC").
 enum TagMapping {
-    static func track(path: String, tags: ID3Tags) -> Track {
+    static func track(path: FilePath, tags: ID3Tags) -> Track {
         let v1 = tags.version1
         return Track(
             path: path,

@@ -12,11 +12,12 @@ public enum TrackReader {
     /// tags into a `Track`, and its exact gapless length (`mpg123_scan`, then `mpg123_length`).
     ///
     /// Empty files, tag-only files, random bytes, a WAV named .mp3, missing and unreadable
-    /// files all throw, with reasons such as "file not found", "permission denied",
-    /// "empty file", "not an MP3 file: no audio frames", "not an MP3 file (…)".
+    /// files, FIFOs and device nodes all throw, with reasons such as "file not found",
+    /// "permission denied", "empty file", "not a regular file", "not an MP3 file: no audio
+    /// frames", "not an MP3 file (…)".
     ///
     /// Costs one pass over the file (frame headers only, no full decode).
-    public static func read(path: String) throws(DecodingError) -> Track {
+    public static func read(path: FilePath) throws(DecodingError) -> Track {
         let handle = try Mpg123Handle.opened(path: path)
         let format = try probe(handle, path: path)
         let tags: ID3Tags
@@ -37,7 +38,7 @@ public enum TrackReader {
 
     /// The cover picture embedded in the file: the "front cover" APIC if there is one,
     /// else the first picture (lame writes type 0, "other"); `nil` when there is none.
-    public static func coverArt(path: String) throws(DecodingError) -> CoverArt? {
+    public static func coverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
         let handle = try Mpg123Handle.opened(path: path, flags: .picture)
         // ID3v2 sits before the first frame: parsing the first header has read it.
         _ = try handle.probedFormat(path: path)
@@ -55,7 +56,7 @@ public enum TrackReader {
     ///
     /// libmpg123 opens empty and tag-only files without complaint and just decodes nothing,
     /// so "zero frames decoded" has to be caught here.
-    private static func probe(_ handle: Mpg123Handle, path: String) throws(DecodingError) -> PCMFormat {
+    private static func probe(_ handle: Mpg123Handle, path: FilePath) throws(DecodingError) -> PCMFormat {
         let format: PCMFormat
         do {
             format = try handle.probedFormat(path: path)
@@ -84,8 +85,8 @@ public enum TrackReader {
         return format
     }
 
-    private static func isEmptyFile(_ path: String) -> Bool {
+    private static func isEmptyFile(_ path: FilePath) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && info.st_size == 0
+        return path.withCString { stat($0, &info) } == 0 && info.st_size == 0
     }
 }

@@ -1,3 +1,4 @@
+import PlayerCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,17 +6,21 @@ import Musl
 #endif
 
 /// The few file-system calls the loader needs, straight on libc: FoundationEssentials'
-/// FileManager would do too, but costs memory the daemon does not need to spend.
+/// FileManager would do too, but costs memory the daemon does not need to spend — and it
+/// speaks `String`, while file names are bytes (`FilePath`), not always UTF-8.
 enum FileSystem {
     /// What a path names, following symlinks.
     enum Kind {
         /// A directory, identified by device and inode (to notice symlink loops).
-        case directory(DirectoryID)
-        case regularFile
+        case directory(FileID)
+        /// A regular file, identified the same way (to notice a playlist reached twice
+        /// through different names).
+        case regularFile(FileID)
+        /// A FIFO, device node or socket: never opened (a FIFO could block the loader).
         case other
     }
 
-    struct DirectoryID: Hashable {
+    struct FileID: Hashable {
         var device: UInt64
         var inode: UInt64
     }
@@ -23,47 +28,103 @@ enum FileSystem {
     /// A failed system call's `errno`, described in the words a user expects.
     struct Failure: Error {
         var code: Int32
+        /// Set for failures that are not an `errno`, e.g. a file over the size limit.
+        var explanation: String? = nil
 
         var reason: String {
+            if let explanation { return explanation }
             switch code {
             case ENOENT, ENOTDIR: return "file not found"
             case EACCES, EPERM: return "permission denied"
             case ELOOP: return "too many levels of symbolic links"
+            case ENAMETOOLONG: return "file name too long"
             default: return strerror(code).map { String(cString: $0) } ?? "error \(code)"
             }
         }
     }
 
-    static func kind(of path: String) throws(Failure) -> Kind {
+    static func kind(of path: FilePath) throws(Failure) -> Kind {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw Failure(code: errno) }
+        guard path.withCString({ stat($0, &info) }) == 0 else { throw Failure(code: errno) }
+        let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .directory(DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
-        case S_IFREG: return .regularFile
+        case S_IFDIR: return .directory(id)
+        case S_IFREG: return .regularFile(id)
         default: return .other
         }
     }
 
-    /// Names in a directory, without "." and "..", in no particular order.
-    static func contents(ofDirectory path: String) throws(Failure) -> [String] {
-        guard let directory = opendir(path) else { throw Failure(code: errno) }
+    /// Whether `path` is on one of the kernel's own file systems (/proc, /sys, cgroups,
+    /// debugfs…): they hold no music, and walking /proc means millions of entries that change
+    /// while they are read. `statfs` magic numbers from linux/magic.h.
+    ///
+    /// Swift's Glibc module does not import `statfs(2)` (sys/vfs.h), so it is looked up once
+    /// with `dlsym`; only `f_type`, the first field of `struct statfs` (a C `long` on every
+    /// Linux ABI Swift runs on), is read from a buffer larger than the struct (120 bytes).
+    static func isKernelFileSystem(_ path: FilePath) -> Bool {
+        guard let statfs = statfsFunction else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
+            guard let base = buffer.baseAddress, path.withCString({ statfs($0, base) }) == 0 else { return false }
+            return kernelFileSystemTypes.contains(Int64(base.load(as: Int.self)))
+        }
+    }
+
+    private typealias StatFS = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
+
+    private static let statfsFunction: StatFS? = {
+        guard let symbol = dlsym(nil, "statfs") else { return nil }
+        return unsafeBitCast(symbol, to: StatFS.self)
+    }()
+
+    private static let kernelFileSystemTypes: Set<Int64> = [
+        0x9FA0,       // proc
+        0x6265_6572,  // sysfs
+        0x0027_E0EB,  // cgroup
+        0x6367_7270,  // cgroup2
+        0x6462_6720,  // debugfs
+        0x7472_6163,  // tracefs
+        0x7363_6673,  // securityfs
+        0x6165_676C,  // pstore
+        0xCAFE_4A11,  // bpf
+        0x6265_6570,  // configfs
+        0x1CD1,       // devpts
+        0x4249_4E4D,  // binfmt_misc
+        0xDE5E_81E4,  // efivarfs
+    ]
+
+    /// Names in a directory, without "." and "..", in no particular order; exactly the bytes
+    /// `readdir` gives.
+    static func contents(ofDirectory path: FilePath) throws(Failure) -> [FilePath] {
+        guard let directory = path.withCString({ opendir($0) }) else { throw Failure(code: errno) }
         defer { closedir(directory) }
-        var names: [String] = []
+        var names: [FilePath] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                raw.withMemoryRebound(to: CChar.self) { FilePath(cString: $0.baseAddress!) }
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name.bytes != [0x2E] && name.bytes != [0x2E, 0x2E] { names.append(name) }
         }
         return names
     }
 
-    /// The whole file; playlists are small.
-    static func contents(ofFile path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The whole of a regular file of at most `limit` bytes. A FIFO, device or socket is
+    /// refused without reading (opened non-blocking, so even a FIFO without a writer does
+    /// not block); a longer file is refused with "larger than …".
+    static func contents(ofFile path: FilePath, limit: Int) throws(Failure) -> [UInt8] {
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw Failure(code: errno) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(code: errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw Failure(code: EISDIR, explanation: "is a directory, not a file")
+        default: throw Failure(code: ENODEV, explanation: "not a regular file")
+        }
+        let tooLarge = Failure(code: EFBIG, explanation: "larger than \(Self.describe(bytes: limit)), not read")
+        guard info.st_size <= limit else { throw tooLarge }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -72,43 +133,28 @@ enum FileSystem {
                 throw Failure(code: errno)
             }
             if count == 0 { return bytes }
+            // The file may grow while it is read.
+            guard bytes.count + count <= limit else { throw tooLarge }
             bytes += chunk[..<count]
         }
     }
 
-    static func currentDirectory() -> String {
+    /// "16 MiB", "512 KiB", "100 bytes".
+    static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
+    static func currentDirectory() -> FilePath {
         guard let cwd = getcwd(nil, 0) else { return "/" }
         defer { free(cwd) }
-        return String(cString: cwd)
+        return FilePath(cString: cwd)
     }
 
     /// `path` made absolute (against `base`, or the working directory) and cleaned up
     /// lexically: no "//", "." or "..". Symlinks are kept, so paths read as the user wrote them.
-    static func absolute(_ path: String, relativeTo base: String? = nil) -> String {
-        let full = path.hasPrefix("/") ? path : (base ?? currentDirectory()) + "/" + path
-        var parts: [Substring] = []
-        for part in full.split(separator: "/", omittingEmptySubsequences: true) {
-            switch part {
-            case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(part)
-            }
-        }
-        return "/" + parts.joined(separator: "/")
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func name(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-
-    static func hasExtension(_ path: String, in extensions: Set<String>) -> Bool {
-        let name = name(of: path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return extensions.contains(name[name.index(after: dot)...].lowercased())
+    static func absolute(_ path: FilePath, relativeTo base: FilePath? = nil) -> FilePath {
+        path.resolved(against: path.isAbsolute ? "/" : (base ?? currentDirectory()))
     }
 }

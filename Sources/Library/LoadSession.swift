@@ -2,24 +2,40 @@ import Decoding
 import PlayerCore
 
 /// One `QueueLoader.load` call in progress: the tracks and problems found so far, plus the
-/// guards that keep symlink loops and self-including playlists from running forever.
+/// guards that keep symlink loops, self-including playlists and playlist bombs from running
+/// forever or flooding the log.
 final class LoadSession {
-    private let reader: @Sendable (String) throws(DecodingError) -> Track
+    private let reader: @Sendable (FilePath) throws(DecodingError) -> Track
     private(set) var tracks: [Track] = []
     private(set) var problems: [LoadProblem] = []
-    /// Playlists being expanded right now (a playlist may list another, but not itself).
-    private var openPlaylists: Set<String> = []
+    /// Playlists being expanded right now, by file (a playlist may list another, but not
+    /// itself, under any name).
+    private var openPlaylists: Set<FileSystem.FileID> = []
+    /// Playlists read so far in this load, nested ones included.
+    private var playlistsRead = 0
 
-    init(reader: @escaping @Sendable (String) throws(DecodingError) -> Track) {
+    /// Playlists bigger than this are not read: no real one comes near, and reading one
+    /// whole must not be able to take the daemon's memory.
+    static let playlistSizeLimit = 16 << 20
+    /// How deep playlists may include playlists.
+    static let playlistDepthLimit = 8
+    /// How many playlists one load may read in all: a few playlists that each list the next
+    /// one many times would otherwise multiply into millions of reads.
+    static let playlistCountLimit = 256
+    /// A playlist with more bad lines than this gets one summary problem instead of one each
+    /// (a playlist of binary junk would otherwise log a line per junk line).
+    static let problemsListedPerPlaylist = 3
+
+    init(reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track) {
         self.reader = reader
     }
 
-    private func report(_ path: String, _ reason: String) {
-        problems.append(LoadProblem(path: path, reason: reason))
+    private func report(_ path: FilePath, _ reason: String) {
+        problems.append(LoadProblem(path: path.displayString, reason: reason))
     }
 
     /// Queues whatever the absolute `path` names: an MP3 file, a directory tree, a playlist.
-    func expand(_ path: String) {
+    func expand(_ path: FilePath) {
         let kind: FileSystem.Kind
         do {
             kind = try FileSystem.kind(of: path)
@@ -29,12 +45,16 @@ final class LoadSession {
         }
         switch kind {
         case .directory(let id):
-            var visited: Set<FileSystem.DirectoryID> = [id]
-            let found = directoryTracks(path, visited: &visited)
+            guard !FileSystem.isKernelFileSystem(path) else {
+                report(path, "a kernel file system (like /proc or /sys), not music")
+                return
+            }
+            var visited: Set<FileSystem.FileID> = [id]
+            let found = directoryTracks(path, device: id.device, visited: &visited)
             if found.isEmpty { report(path, "no playable MP3 files in directory") }
             tracks += found
-        case .regularFile where FileSystem.hasExtension(path, in: M3UPlaylist.extensions):
-            expandPlaylist(path)
+        case .regularFile(let id) where path.hasExtension(in: M3UPlaylist.extensions):
+            expandPlaylist(path, id: id)
         case .regularFile:
             if let track = read(path) { tracks.append(track) }
         case .other:
@@ -42,7 +62,7 @@ final class LoadSession {
         }
     }
 
-    private func read(_ path: String) -> Track? {
+    private func read(_ path: FilePath) -> Track? {
         do {
             return try reader(path)
         } catch {
@@ -55,25 +75,31 @@ final class LoadSession {
 
     /// The MP3s of a directory tree: each directory's own files in album order, then its
     /// subdirectories in natural name order. Hidden entries are skipped; `visited` (device and
-    /// inode) stops symlink loops and a folder linked twice.
-    private func directoryTracks(_ directory: String, visited: inout Set<FileSystem.DirectoryID>) -> [Track] {
-        let names: [String]
+    /// inode) stops symlink loops and a folder linked twice; kernel file systems mounted
+    /// below (a walk of "/" reaches /proc and /sys) are left out. `device` is the directory's.
+    private func directoryTracks(_ directory: FilePath, device: UInt64, visited: inout Set<FileSystem.FileID>) -> [Track] {
+        let names: [FilePath]
         do {
             names = try FileSystem.contents(ofDirectory: directory)
         } catch {
             report(directory, error.reason)
             return []
         }
-        var files: [String] = []
-        var subdirectories: [String] = []
-        for name in names where !name.hasPrefix(".") {
-            let path = directory == "/" ? "/" + name : directory + "/" + name
-            let isMP3 = FileSystem.hasExtension(name, in: ["mp3"])
+        var files: [FilePath] = []
+        var subdirectories: [(path: FilePath, device: UInt64)] = []
+        for name in names where !name.isHidden {
+            let path = directory.appending(name)
+            let isMP3 = name.hasExtension(in: ["mp3"])
             switch try? FileSystem.kind(of: path) {
             case .directory(let id)?:
-                if visited.insert(id).inserted { subdirectories.append(path) }
+                // statfs only where a mount point is crossed: one call per mount, not per folder.
+                if id.device != device && FileSystem.isKernelFileSystem(path) { continue }
+                if visited.insert(id).inserted { subdirectories.append((path, id.device)) }
             case .regularFile? where isMP3:
                 files.append(path)
+            case .other? where isMP3:
+                // A FIFO or device named like music: say why it is not played.
+                report(path, "not a regular file")
             case nil where isMP3:
                 report(path, "broken link")
             default:
@@ -81,10 +107,19 @@ final class LoadSession {
             }
         }
         // Reading in name order makes the problems come out in a stable, readable order.
-        files.sort { NaturalOrder.areInIncreasingOrder(FileSystem.name(of: $0), FileSystem.name(of: $1)) }
+        files.sort(by: Self.nameOrder)
         let own = files.compactMap(read).sorted(by: Self.albumOrder)
-        subdirectories.sort(by: NaturalOrder.areInIncreasingOrder)
-        return own + subdirectories.flatMap { directoryTracks($0, visited: &visited) }
+        subdirectories.sort { Self.nameOrder($0.path, $1.path) }
+        return own + subdirectories.flatMap { directoryTracks($0.path, device: $0.device, visited: &visited) }
+    }
+
+    /// Natural order of the last components as shown, then their bytes: two names that look
+    /// alike (a UTF-8 "café" and a Latin-1 one) still sort the same way every time.
+    static func nameOrder(_ a: FilePath, _ b: FilePath) -> Bool {
+        let (x, y) = (a.lastComponent, b.lastComponent)
+        let (textX, textY) = (x.displayString, y.displayString)
+        if textX != textY { return NaturalOrder.areInIncreasingOrder(textX, textY) }
+        return FilePath.bytewiseLess(x, y)
     }
 
     /// Disc number, then track number, then file name in natural order. An untagged disc
@@ -94,31 +129,72 @@ final class LoadSession {
         if discs.0 != discs.1 { return discs.0 < discs.1 }
         let numbers = (a.trackNumber ?? Int.max, b.trackNumber ?? Int.max)
         if numbers.0 != numbers.1 { return numbers.0 < numbers.1 }
-        return NaturalOrder.areInIncreasingOrder(FileSystem.name(of: a.path), FileSystem.name(of: b.path))
+        return nameOrder(a.path, b.path)
     }
 
     // MARK: Playlists
 
-    private func expandPlaylist(_ path: String) {
-        guard openPlaylists.insert(path).inserted else {
+    private func expandPlaylist(_ path: FilePath, id: FileSystem.FileID) {
+        guard openPlaylists.count < Self.playlistDepthLimit else {
+            report(path, "not read: playlists nested more than \(Self.playlistDepthLimit) deep")
+            return
+        }
+        guard playlistsRead < Self.playlistCountLimit else {
+            report(path, "not read: over \(Self.playlistCountLimit) playlists in one load")
+            return
+        }
+        guard openPlaylists.insert(id).inserted else {
             report(path, "playlist includes itself")
             return
         }
-        defer { openPlaylists.remove(path) }
+        defer { openPlaylists.remove(id) }
+        playlistsRead += 1
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.contents(ofFile: path)
+            bytes = try FileSystem.contents(ofFile: path, limit: Self.playlistSizeLimit)
         } catch {
             report(path, error.reason)
             return
         }
-        let before = tracks.count
-        for entry in M3UPlaylist.entries(in: bytes, playlistDirectory: FileSystem.parent(of: path)) {
-            switch entry {
-            case .path(let entryPath): expand(entryPath)
-            case .unusable(let text, let reason): report(text, reason)
-            }
+        switch M3UPlaylist.entries(in: bytes, playlistDirectory: path.parent) {
+        case .success(let entries): expand(entries: entries, of: path)
+        case .failure(let notText): report(path, notText.reason)
         }
-        if tracks.count == before { report(path, "no playable files in playlist") }
+    }
+
+    /// Expands a playlist's entries in order. More than `problemsListedPerPlaylist` problems
+    /// become one, naming how many lines were skipped and the first problem; a playlist
+    /// with nothing playable is a problem too.
+    func expand(entries: [PlaylistEntry], of playlist: FilePath) {
+        let tracksBefore = tracks.count
+        let problemsBefore = problems.count
+        var skippedLines = 0
+        for entry in entries {
+            let (tracksAtLine, problemsAtLine) = (tracks.count, problems.count)
+            switch entry {
+            case .path(let path, let alternative):
+                expand(Self.existing(path, orElse: alternative))
+            case .unusable(let text, let reason):
+                problems.append(LoadProblem(path: text, reason: reason))
+            }
+            if tracks.count == tracksAtLine && problems.count > problemsAtLine { skippedLines += 1 }
+        }
+        let lineProblems = problems.count - problemsBefore
+        if lineProblems > Self.problemsListedPerPlaylist {
+            let first = problems[problemsBefore]
+            problems.removeSubrange(problemsBefore...)
+            let counts = lineProblems == skippedLines
+                ? "\(skippedLines) of \(entries.count) lines skipped"
+                : "\(skippedLines) of \(entries.count) lines skipped, \(lineProblems) problems"
+            report(playlist, "\(counts), first: \(first.description)")
+        }
+        if tracks.count == tracksBefore { report(playlist, "no playable files in playlist") }
+    }
+
+    /// `path`, unless it does not exist and `alternative` does.
+    private static func existing(_ path: FilePath, orElse alternative: FilePath?) -> FilePath {
+        guard let alternative, (try? FileSystem.kind(of: path)) == nil,
+              (try? FileSystem.kind(of: alternative)) != nil else { return path }
+        return alternative
     }
 }

@@ -7,10 +7,10 @@ import PlayerCore
 /// Every file is read (tags and exact length) while loading; an unplayable file is skipped
 /// and reported, never fatal.
 public struct QueueLoader: Sendable {
-    private let reader: @Sendable (String) throws(DecodingError) -> Track
+    private let reader: @Sendable (FilePath) throws(DecodingError) -> Track
 
     /// `reader` reads one file into a `Track`; tests inject a fake.
-    public init(reader: @escaping @Sendable (String) throws(DecodingError) -> Track = TrackReader.read) {
+    public init(reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track = TrackReader.read) {
         self.reader = reader
     }
 
@@ -20,15 +20,47 @@ public struct QueueLoader: Sendable {
     ///   symlink loops safe), each folder's files ordered by disc, track number, then file name
     ///   in natural order ("2 x" before "10 x"), followed by its subfolders in natural order;
     /// - an `.m3u`/`.m3u8` playlist contributes its entries (paths relative to the playlist's
-    ///   folder, absolute paths or `file://` URIs; directories expand too).
+    ///   folder, absolute paths or `file://` URIs; directories and playlists expand too, at
+    ///   most 8 deep and 256 in all, a playlist never inside itself). Lines are bytes: a
+    ///   Latin-1 line names a Latin-1 file name, or, failing that, the same name in UTF-8.
+    ///   A playlist over 16 MiB, or with control bytes (binary data, see `PlaylistText`), is
+    ///   not read; more than 3 bad lines in one are summed up in one problem ("N of M lines
+    ///   skipped, first: …").
     ///
+    /// Only regular files are opened: a FIFO or device node is a problem, never read. Kernel
+    /// file systems (/proc, /sys…) are not walked.
     /// Each unplayable file is one problem naming it; a path that does not exist, or a
     /// directory or playlist without a single playable file, is a problem too.
-    public func load(_ paths: [String]) -> (tracks: [Track], problems: [LoadProblem]) {
+    public func load(_ paths: [FilePath]) -> (tracks: [Track], problems: [LoadProblem]) {
         let session = LoadSession(reader: reader)
         for path in paths {
             session.expand(FileSystem.absolute(path))
         }
+        return (session.tracks, session.problems)
+    }
+
+    /// `load` of paths given as text (their UTF-8 bytes); a path with a NUL is a problem.
+    public func load(_ paths: [String]) -> (tracks: [Track], problems: [LoadProblem]) {
+        var filePaths: [FilePath] = []
+        var refused: [LoadProblem] = []
+        for path in paths {
+            if let filePath = FilePath(path) {
+                filePaths.append(filePath)
+            } else {
+                refused.append(LoadProblem(path: path, reason: "contains a NUL character"))
+            }
+        }
+        let (tracks, problems) = load(filePaths)
+        return (tracks, refused + problems)
+    }
+
+    /// The tracks of a playlist read elsewhere (PLS): `entries` are its raw values in order,
+    /// each a path (relative to the playlist's folder or absolute) or a URI, resolved and
+    /// summed up exactly as M3U lines are.
+    public func load(playlistEntries entries: [[UInt8]], of playlist: FilePath) -> (tracks: [Track], problems: [LoadProblem]) {
+        let session = LoadSession(reader: reader)
+        let playlist = FileSystem.absolute(playlist)
+        session.expand(entries: entries.map { PlaylistEntry($0[...], in: playlist.parent) }, of: playlist)
         return (session.tracks, session.problems)
     }
 
@@ -37,7 +69,7 @@ public struct QueueLoader: Sendable {
     /// Throws for other schemes, malformed URIs, and when nothing playable is found (then
     /// the problem says why; for a folder or playlist, that it held nothing playable).
     public func load(uri: String) throws(LoadProblem) -> [Track] {
-        guard let scheme = M3UPlaylist.scheme(of: uri) ?? (uri.lowercased().hasPrefix("file:") ? "file" : nil) else {
+        guard let scheme = PlaylistEntry.scheme(of: uri.utf8) ?? (uri.lowercased().hasPrefix("file:") ? "file" : nil) else {
             throw LoadProblem(path: uri, reason: "not a URI")
         }
         guard scheme == "file" else {
@@ -49,7 +81,7 @@ public struct QueueLoader: Sendable {
         let (tracks, problems) = load([path])
         if tracks.isEmpty {
             // The last problem is the summary for a folder or playlist, the only one for a file.
-            throw problems.last ?? LoadProblem(path: path, reason: "nothing playable")
+            throw problems.last ?? LoadProblem(path: path.displayString, reason: "nothing playable")
         }
         return tracks
     }

@@ -16,7 +16,7 @@ enum Metadata {
         var fields: [(String, DBusValue)] = [
             ("mpris:trackid", .objectPath(TrackPath.path(for: entry.id))),
             ("xesam:title", .string(track.displayTitle)),
-            ("xesam:url", .string(FileURI.uri(forPath: track.path))),
+            ("xesam:url", .string(FileURI.uri(for: track.path))),
         ]
         if let length = track.length { fields.append(("mpris:length", .int64(length))) }
         if let art = track.artURL { fields.append(("mpris:artUrl", .string(art))) }

@@ -62,12 +62,18 @@ public final class Mpg123Handle {
 
     /// Opens the file at `path` for decoding (closing any file opened before).
     ///
+    /// `path` is a C string because file names are bytes, not always UTF-8: a Swift `String`
+    /// would have replaced a Latin-1 byte by U+FFFD and named another (missing) file.
+    ///
     /// The file is opened here with `open(2)` and handed over with `mpg123_open_fd`, so a
     /// missing or unreadable file fails with `function == "open"` and `code` = the `errno`
-    /// (`ENOENT`, `EACCES`, `EISDIR`…), which callers can turn into a precise message.
-    public func open(path: String) throws(Mpg123Error) {
+    /// (`ENOENT`, `EACCES`, `EISDIR`…), which callers can turn into a precise message. Only
+    /// regular files are accepted: a FIFO, a device or a socket fails with `ENODEV` (see
+    /// `isNotARegularFile`). The open itself is non-blocking, so a FIFO without a writer
+    /// cannot hang it; reads are blocking again afterwards.
+    public func open(path: UnsafePointer<CChar>) throws(Mpg123Error) {
         close()
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw Mpg123Error.system("open", errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -76,9 +82,22 @@ public final class Mpg123Handle {
             throw Mpg123Error.system("fstat", saved)
         }
         // open(2) succeeds on a directory; reading it would fail later with a vaguer message.
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
             _ = Glibc.close(fd)
             throw Mpg123Error.system("open", EISDIR)
+        default:
+            // /dev/zero would be searched for a frame forever, a FIFO may never deliver.
+            _ = Glibc.close(fd)
+            throw Mpg123Error(function: "open", code: ENODEV, message: "not a regular file")
+        }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            let saved = errno
+            _ = Glibc.close(fd)
+            throw Mpg123Error.system("fcntl", saved)
         }
         let rc = mpg123_open_fd(raw, fd)
         guard rc == MPG123_OK.rawValue else {
@@ -200,6 +219,9 @@ public final class Mpg123Handle {
 }
 
 extension Mpg123Error {
+    /// `open(path:)` refused a FIFO, device node or socket.
+    public var isNotARegularFile: Bool { function == "open" && code == ENODEV && message == "not a regular file" }
+
     /// A failed system call, carrying its `errno`.
     static func system(_ function: String, _ code: Int32) -> Mpg123Error {
         let text = strerror(code).map { String(cString: $0) } ?? "error \(code)"

@@ -1,3 +1,4 @@
+import PlayerCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,7 +23,11 @@ enum BirthTime {
     private static let birthTimeOffset = 80                  // struct statx_timestamp stx_btime
 
     /// Seconds and nanoseconds since the epoch.
-    static func of(_ path: String) -> (seconds: Int64, nanoseconds: UInt32)? {
+    static func of(_ path: FilePath) -> (seconds: Int64, nanoseconds: UInt32)? {
+        path.withCString { of(cPath: $0) }
+    }
+
+    private static func of(cPath path: UnsafePointer<CChar>) -> (seconds: Int64, nanoseconds: UInt32)? {
         guard let statx = statxFunction else { return nil }
         return withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
             buffer.initializeMemory(as: UInt8.self, repeating: 0)

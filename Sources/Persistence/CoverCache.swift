@@ -28,9 +28,9 @@ public final class CoverCache: Sendable {
 
     private struct Memo {
         /// Track path → cached picture path (embedded art), or `nil` for "none embedded".
-        var embedded: [String: String?] = [:]
+        var embedded: [FilePath: String?] = [:]
         /// Folder → URI of the cover file beside the tracks, or `nil` for "none".
-        var folders: [String: String?] = [:]
+        var folders: [FilePath: String?] = [:]
     }
     private let memo = Mutex(Memo())
 
@@ -45,16 +45,19 @@ public final class CoverCache: Sendable {
 
     /// The `file://` URI of the track's cover, or `nil`. Unreadable files and a cache that
     /// cannot be written fall through to the folder cover: art is never worth an error.
-    public func artURL(for trackPath: String) -> String? {
+    ///
+    /// Track paths are bytes (`FilePath`): the folder of a Latin-1 named track is searched,
+    /// and a folder cover's URI escapes its bytes exactly.
+    public func artURL(for trackPath: FilePath) -> String? {
         if let cached = embeddedPicture(for: trackPath) {
             return FileURI.uri(forPath: cached)
         }
-        return folderCover(of: FileIO.parent(of: trackPath))
+        return folderCover(of: trackPath.parent)
     }
 
     // MARK: Embedded pictures
 
-    private func embeddedPicture(for trackPath: String) -> String? {
+    private func embeddedPicture(for trackPath: FilePath) -> String? {
         if let known = memo.withLock({ $0.embedded[trackPath] }) {
             guard let picture = known else { return nil }
             if let status = try? FileIO.status(of: picture) {
@@ -69,7 +72,7 @@ public final class CoverCache: Sendable {
     }
 
     /// Writes the track's picture into the cache unless a file of the same content is there.
-    private func storeEmbeddedPicture(of trackPath: String) -> String? {
+    private func storeEmbeddedPicture(of trackPath: FilePath) -> String? {
         guard let art = (try? TrackReader.coverArt(path: trackPath)) ?? nil, !art.data.isEmpty,
               let ext = Self.fileExtension(of: art) else { return nil }
         let picture = directory + "/" + ContentHash.hex(of: art.data) + "." + ext
@@ -128,24 +131,24 @@ public final class CoverCache: Sendable {
 
     static let folderCoverNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png"]
 
-    private func folderCover(of folder: String) -> String? {
+    private func folderCover(of folder: FilePath) -> String? {
         if let known = memo.withLock({ $0.folders[folder] }) { return known }
-        let found = Self.findFolderCover(in: folder).map(FileURI.uri(forPath:))
+        let found = Self.findFolderCover(in: folder).map(FileURI.uri(for:))
         memo.withLock { $0.folders[folder] = .some(found) }
         return found
     }
 
-    private static func findFolderCover(in folder: String) -> String? {
+    private static func findFolderCover(in folder: FilePath) -> FilePath? {
         guard let names = try? FileIO.names(inDirectory: folder) else { return nil }
-        var byLowercasedName: [String: String] = [:]
+        var byLowercasedName: [String: FilePath] = [:]
         // Sorted, so with both "Cover.jpg" and "cover.jpg" the choice does not depend on readdir.
-        for name in names.sorted() {
-            let key = name.lowercased()
+        for name in names.sorted(by: FilePath.bytewiseLess) where name.isValidUTF8 {
+            let key = name.displayString.lowercased()
             if folderCoverNames.contains(key), byLowercasedName[key] == nil { byLowercasedName[key] = name }
         }
         for candidate in folderCoverNames {
-            if let name = byLowercasedName[candidate], FileIO.isRegularFile(folder + "/" + name) {
-                return folder + "/" + name
+            if let name = byLowercasedName[candidate], FileIO.isRegularFile(folder.appending(name)) {
+                return folder.appending(name)
             }
         }
         return nil

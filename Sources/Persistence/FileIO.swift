@@ -36,10 +36,30 @@ enum FileIO {
     }
 
     /// The whole file. State files and pictures are read whole anyway.
-    static func contents(of path: String) throws(PersistenceError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    ///
+    /// Only a regular file is read: the open is non-blocking and checked with `fstat`, so a
+    /// FIFO put where a file should be cannot hang the caller, nor `/dev/zero` fill memory.
+    /// With `limit`, a longer file fails ("larger than …") without being read.
+    static func contents(of path: String, limit: Int? = nil) throws(PersistenceError) -> [UInt8] {
+        // String.withCString rethrows untyped errors: carry the typed one out in a Result.
+        let result = path.withCString { cPath in
+            Result { () throws(PersistenceError) in try contents(ofCPath: cPath, named: path, limit: limit) }
+        }
+        return try result.get()
+    }
+
+    static func contents(ofCPath cPath: UnsafePointer<CChar>, named path: String, limit: Int?) throws(PersistenceError) -> [UInt8] {
+        let fd = open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .system("open", path) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let what = info.st_mode & S_IFMT == S_IFDIR ? "is a directory, not a file" : "not a regular file"
+            throw PersistenceError(path: path, call: "open", reason: what, code: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : ENODEV)
+        }
+        let tooLarge = PersistenceError(path: path, call: "read", reason: "larger than \(limit.map(describe(bytes:)) ?? ""), not read", code: EFBIG)
+        if let limit, info.st_size > limit { throw tooLarge }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -49,8 +69,17 @@ enum FileIO {
                 throw .system("read", path)
             }
             if count == 0 { return bytes }
+            // The file may grow while it is read.
+            if let limit, bytes.count + count > limit { throw tooLarge }
             bytes += chunk[..<count]
         }
+    }
+
+    /// "16 MiB", "512 KiB", "100 bytes".
+    static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or

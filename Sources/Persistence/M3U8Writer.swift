@@ -7,6 +7,9 @@ import PlayerCore
 /// /absolute/path.mp3
 /// ```
 /// Library's `M3UPlaylist` reads it back (it skips `#` lines and takes absolute paths).
+///
+/// A path that cannot be a plain UTF-8 line — not UTF-8 (a Latin-1 name), a line break in it,
+/// a leading "#" or a trailing space — is written as its `file://` URI, whose escapes keep the exact bytes.
 enum M3U8Writer {
     static func text(of tracks: [Track]) -> String {
         var text = "#EXTM3U\n"
@@ -16,11 +19,17 @@ enum M3U8Writer {
             let artist = track.artists.joined(separator: ", ")
             let label = artist.isEmpty ? track.displayTitle : artist + " - " + track.displayTitle
             text += "#EXTINF:\(seconds),\(oneLine(label))\n"
-            // A path with a line break cannot be a line of its own: the file URI encodes it.
-            let path = track.path.contains(where: \.isNewline) || track.path.hasPrefix("#")
-                ? FileURI.uri(forPath: track.path) : track.path
-            text += path + "\n"
+            text += line(for: track.path) + "\n"
         }
+        return text
+    }
+
+    /// The path as it is, or its URI when it would not survive as a line of UTF-8 text.
+    static func line(for path: FilePath) -> String {
+        guard let text = String(validating: path.bytes, as: UTF8.self),
+              !text.contains(where: \.isNewline), !text.hasPrefix("#"),
+              // The reader trims spaces at the ends of a line.
+              text.last?.isWhitespace != true else { return FileURI.uri(for: path) }
         return text
     }
 

@@ -8,38 +8,42 @@
 /// Version=2
 /// ```
 /// Only the `FileN=` entries matter, in order of N (files list them in any order); keys are
-/// case-insensitive. Resolving the entries is left to `PlaylistFolder`.
+/// case-insensitive. Resolving the entries is left to `PlaylistFolder` (through Library's
+/// `QueueLoader`, with the same rules as M3U lines).
+///
+/// Values are bytes, as they are in the file: UTF-8 or Latin-1 text, naming files whose names
+/// may be either.
+import Library
+
 enum PLSPlaylist {
     static let fileExtension = "pls"
 
-    /// The `FileN=` values in order of N (a repeated N keeps file order), trimmed.
-    static func entries(in bytes: [UInt8]) -> [String] {
-        var numbered: [(number: Int, order: Int, value: String)] = []
-        for line in text(of: bytes).split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = trimmed(line[..<equals]).lowercased()
-            guard key.hasPrefix("file"), let number = Int(key.dropFirst(4)) else { continue }
+    /// The `FileN=` values in order of N (a repeated N keeps file order), trimmed of ASCII
+    /// whitespace; empty values left out. Binary data is refused (see Library's `PlaylistText`).
+    static func entries(in bytes: [UInt8]) -> Result<[[UInt8]], PlaylistText.NotText> {
+        PlaylistText.body(of: bytes).map(entries(inText:))
+    }
+
+    private static func entries(inText body: ArraySlice<UInt8>) -> [[UInt8]] {
+        var numbered: [(number: Int, order: Int, value: [UInt8])] = []
+        for line in body.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+            guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let key = String(decoding: trimmed(line[..<equals]), as: UTF8.self).lowercased()
+            // The number must be plain digits; Int() would also take "+1" or "-1".
+            let digits = key.dropFirst(4)
+            guard key.hasPrefix("file"), !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let number = Int(digits) else { continue }
             let value = trimmed(line[line.index(after: equals)...])
-            if !value.isEmpty { numbered.append((number, numbered.count, String(value))) }
+            if !value.isEmpty { numbered.append((number, numbered.count, Array(value))) }
         }
         numbered.sort { ($0.number, $0.order) < ($1.number, $1.order) }
         return numbered.map(\.value)
     }
 
-    /// UTF-8 (a byte-order mark is skipped); bytes that are not UTF-8 are read as Latin-1,
-    /// as old players wrote them.
-    static func text(of bytes: [UInt8]) -> String {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
-        if let text = String(validating: body, as: UTF8.self) { return text }
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: body.map { Unicode.Scalar($0) })
-        return String(scalars)
-    }
-
-    private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return text
+    private static func trimmed(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = text.firstIndex(where: { !isSpace($0) }),
+              let last = text.lastIndex(where: { !isSpace($0) }) else { return [] }
+        return text[first...last]
     }
 }

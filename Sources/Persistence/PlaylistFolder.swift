@@ -15,6 +15,8 @@ import Musl
 public struct PlaylistFolder: Sendable {
     /// Absolute path of the folder.
     public let path: String
+    /// The same as bytes, for building the paths of the files in it.
+    private var folder: FilePath { FilePath(bytes: path.utf8.prefix { $0 != 0 }) ?? "/" }
 
     public static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls"]
     /// A picture named like a playlist ("Road trip.png" beside "Road trip.m3u8") is its icon.
@@ -22,9 +24,13 @@ public struct PlaylistFolder: Sendable {
 
     /// The `file://` URI of the playlist's icon, or nil.
     public func iconURI(for playlist: PlaylistInfo) -> String? {
-        let base = path + "/" + playlist.name + "."
-        for ext in Self.iconExtensions where FileIO.exists(base + ext) {
-            return FileURI.uri(forPath: base + ext)
+        // The playlist's own bytes up to its extension, so a Latin-1 name finds its icon.
+        let name = playlist.path.lastComponent.bytes
+        let stem = name.lastIndex(of: UInt8(ascii: ".")).map { name[..<$0] } ?? name[...]
+        for ext in Self.iconExtensions {
+            guard let icon = FilePath(bytes: playlist.path.parent.bytes + [UInt8(ascii: "/")] + stem + Array(".\(ext)".utf8)),
+                  FileIO.exists(icon) else { continue }
+            return FileURI.uri(for: icon)
         }
         return nil
     }
@@ -36,15 +42,15 @@ public struct PlaylistFolder: Sendable {
     /// The playlists in `ordering` (reversed if asked). Hidden files, folders and other
     /// extensions are skipped. A missing folder has no playlists; an unreadable one throws.
     public func list(ordering: PlaylistOrdering = .userDefined, reversed: Bool = false) throws(PersistenceError) -> [PlaylistInfo] {
-        let names: [String]
+        let names: [FilePath]
         do {
-            names = try FileIO.names(inDirectory: path)
+            names = try FileIO.names(inDirectory: folder)
         } catch {
             if error.code == ENOENT { return [] }
             throw error
         }
         var playlists: [PlaylistInfo] = []
-        for name in names where !name.hasPrefix(".") && Self.playlistExtensions.contains(FileIO.fileExtension(of: name)) {
+        for name in names where !name.isHidden && name.hasExtension(in: Self.playlistExtensions) {
             // A file deleted between readdir and stat is simply not listed.
             if let info = try? info(forFileName: name) { playlists.append(info) }
         }
@@ -58,44 +64,29 @@ public struct PlaylistFolder: Sendable {
     }
 
     /// The tracks of a playlist and what could not be queued. M3U entries are read as
-    /// `QueueLoader` reads any playlist; PLS entries are resolved against the playlist's
-    /// folder (or taken as `file://` URIs) and then loaded the same way.
+    /// `QueueLoader` reads any playlist; PLS entries are handed to `QueueLoader` to be
+    /// resolved the same way (relative to the playlist's folder, absolute, or `file://`
+    /// URIs). A PLS file over 16 MiB, or not a regular file, is not read.
     public func tracks(of playlist: PlaylistInfo, loader: QueueLoader = QueueLoader()) -> (tracks: [Track], problems: [LoadProblem]) {
-        guard FileIO.fileExtension(of: playlist.path) == PLSPlaylist.fileExtension else {
+        guard playlist.path.fileExtension?.lowercased() == PLSPlaylist.fileExtension else {
             return loader.load([playlist.path])
         }
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.contents(of: playlist.path)
+            bytes = try FileIO.contents(of: playlist.path, limit: Self.playlistSizeLimit)
         } catch {
-            return ([], [LoadProblem(path: playlist.path, reason: error.reason)])
+            return ([], [LoadProblem(path: playlist.path.displayString, reason: error.reason)])
         }
-        let directory = FileIO.parent(of: playlist.path)
-        var paths: [String] = []
-        var problems: [LoadProblem] = []
-        for entry in PLSPlaylist.entries(in: bytes) {
-            if entry.hasPrefix("/") {
-                paths.append(entry)
-            } else if entry.lowercased().hasPrefix("file:") {
-                if let path = FileURI.path(fromFileURI: entry) {
-                    paths.append(path)
-                } else {
-                    problems.append(LoadProblem(path: entry, reason: "malformed file URI"))
-                }
-            } else if entry.contains("://") {
-                problems.append(LoadProblem(path: entry, reason: "unsupported URI (only local files play)"))
-            } else {
-                // QueueLoader cleans up "." and ".." lexically.
-                paths.append(directory + "/" + entry)
-            }
+        switch PLSPlaylist.entries(in: bytes) {
+        case .success(let entries):
+            return loader.load(playlistEntries: entries, of: playlist.path)
+        case .failure(let notText):
+            return ([], [LoadProblem(path: playlist.path.displayString, reason: notText.reason)])
         }
-        let loaded = loader.load(paths)
-        problems += loaded.problems
-        if loaded.tracks.isEmpty {
-            problems.append(LoadProblem(path: playlist.path, reason: "no playable files in playlist"))
-        }
-        return (loaded.tracks, problems)
     }
+
+    /// The largest PLS file read (the same limit as Library's for M3U).
+    static let playlistSizeLimit = 16 << 20
 
     /// Writes `tracks` as `<name>.m3u8` atomically, replacing a playlist of that file name;
     /// creates the folder if needed. Names that are empty, contain "/" or a NUL, start with
@@ -106,7 +97,8 @@ public struct PlaylistFolder: Sendable {
         let fileName = name + ".m3u8"
         try FileIO.createDirectories(path)
         try FileIO.writeAtomically(Array(M3U8Writer.text(of: tracks).utf8), to: path + "/" + fileName)
-        return try info(forFileName: fileName)
+        // validate(name:) refused a NUL, so the name is a path component.
+        return try info(forFileName: FilePath(fileName) ?? "")
     }
 
     static func validate(name: String, in folder: String) throws(PersistenceError) {
@@ -129,15 +121,15 @@ public struct PlaylistFolder: Sendable {
         }
     }
 
-    private func info(forFileName name: String) throws(PersistenceError) -> PlaylistInfo {
-        let file = path + "/" + name
+    private func info(forFileName name: FilePath) throws(PersistenceError) -> PlaylistInfo {
+        let file = folder.appending(name)
         let status = try FileIO.status(of: file)
         guard status.isRegularFile else {
-            throw PersistenceError(path: file, call: "stat", reason: "not a regular file")
+            throw PersistenceError(path: file.displayString, call: "stat", reason: "not a regular file")
         }
         let created = BirthTime.of(file).map { Self.date(seconds: $0.seconds, nanoseconds: Int64($0.nanoseconds)) }
             ?? Self.date(status.changed)
-        return PlaylistInfo(id: PlaylistInfo.id(forFileName: name), name: FileIO.stem(of: name), path: file,
+        return PlaylistInfo(id: PlaylistInfo.id(forFileName: name), name: name.stem, path: file,
                             modified: Self.date(status.modified), created: created)
     }
 

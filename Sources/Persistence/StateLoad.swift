@@ -6,7 +6,7 @@ public enum StateLoad: Sendable, Equatable {
     case empty
     /// The saved state. `dropped` lists the paths of queued files that no longer exist (they
     /// are left out, indices remapped), for a log line.
-    case restored(PlayerMemento, dropped: [String])
+    case restored(PlayerMemento, dropped: [FilePath])
     /// The state file could not be used: unreadable, not JSON, another version, or
     /// inconsistent. It has been renamed to `keptAs` (never overwritten, never deleted) and the
     /// daemon should start empty. `reason` is for the log.

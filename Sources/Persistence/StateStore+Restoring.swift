@@ -6,7 +6,7 @@ extension StateStore {
     /// than `state.json` and the state's own position stands.
     static func apply(_ stored: StoredPosition, to memento: inout PlayerMemento) {
         guard let index = stored.currentIndex, memento.tracks.indices.contains(index),
-              memento.tracks[index].path == stored.trackPath, stored.position >= 0 else { return }
+              memento.tracks[index].path == stored.track, stored.position >= 0 else { return }
         memento.currentIndex = index
         memento.position = stored.position
     }
@@ -14,10 +14,10 @@ extension StateStore {
     /// Removes the tracks whose files are gone and remaps `currentIndex` and `playOrder` to
     /// the remaining ones. A vanished current track gives way to the next remaining track in
     /// play order (wrapping to the first), at position 0. Returns the removed paths.
-    static func dropVanished(from memento: inout PlayerMemento, exists: (String) -> Bool) -> [String] {
+    static func dropVanished(from memento: inout PlayerMemento, exists: (FilePath) -> Bool) -> [FilePath] {
         var newIndex = [Int?](repeating: nil, count: memento.tracks.count)
         var kept: [Track] = []
-        var dropped: [String] = []
+        var dropped: [FilePath] = []
         for (index, track) in memento.tracks.enumerated() {
             if exists(track.path) {
                 newIndex[index] = kept.count

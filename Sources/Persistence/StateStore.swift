@@ -41,9 +41,9 @@ public struct StateStore: Sendable {
 
     /// Writes `position.json`: where in which track playback is. `path` is the current
     /// track's file, checked on load against the track at `currentIndex` in `state.json`.
-    public func savePosition(currentIndex: Int?, path: String?, position: Microseconds) throws(PersistenceError) {
+    public func savePosition(currentIndex: Int?, path: FilePath?, position: Microseconds) throws(PersistenceError) {
         let stored = StoredPosition(version: StoredState.currentVersion, currentIndex: currentIndex,
-                                    trackPath: path, position: max(0, position))
+                                    track: path, position: max(0, position))
         let bytes = try encoded(stored, for: positionPath)
         try FileIO.createDirectories(directory, mode: 0o700)
         try FileIO.writeAtomically(bytes, to: positionPath, mode: 0o600)

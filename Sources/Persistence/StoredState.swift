@@ -1,9 +1,13 @@
 import PlayerCore
 
 /// `state.json` as written on disk, version 1:
-/// `{"version": 1, "tracks": [{path, title, artists, album, albumArtists, genres,
+/// `{"version": 1, "tracks": [{path | uri, title, artists, album, albumArtists, genres,
 /// trackNumber, discNumber, date, length}], "currentIndex", "position", "volume",
 /// "loopStatus", "shuffle", "playOrder"}`.
+///
+/// A track's file is `path` (plain text) when its name is UTF-8, else `uri`, its `file://`
+/// URI, whose percent escapes keep the exact bytes (JSON text cannot hold a Latin-1 byte);
+/// see `StoredPath`. Files written before names were bytes have `path` only.
 ///
 /// The tags are stored with the paths so a restore of 10,000 tracks needs no file to be read
 /// again. Absent optionals are simply left out. Times are microseconds, as in PlayerCore.
@@ -58,13 +62,16 @@ struct StoredState: Codable {
         var converted: [Track] = []
         converted.reserveCapacity(tracks.count)
         for (index, stored) in tracks.enumerated() {
-            guard stored.path.hasPrefix("/") else {
+            guard stored.path != nil || stored.uri != nil else {
+                return .failure(StateInconsistency("track \(index) has no \"path\" (nor \"uri\")"))
+            }
+            guard let path = StoredPath.path(text: stored.path, uri: stored.uri), path.isAbsolute else {
                 return .failure(StateInconsistency("track \(index) has no absolute path"))
             }
             if let length = stored.length, length < 0 {
                 return .failure(StateInconsistency("track \(index) has a negative length"))
             }
-            converted.append(stored.track)
+            converted.append(stored.track(at: path))
         }
         return .success(PlayerMemento(tracks: converted, currentIndex: currentIndex, position: position,
                                       volume: volume, loopStatus: loop, shuffle: shuffle, playOrder: playOrder))
@@ -80,7 +87,10 @@ struct StateInconsistency: Error {
 /// One queued track in `state.json`: `Track` with stable key names, so renaming a property in
 /// PlayerCore cannot silently change the file format.
 struct StoredTrack: Codable {
-    var path: String
+    /// The file's path, when its bytes are UTF-8.
+    var path: String?
+    /// The file's `file://` URI, when its path is not UTF-8.
+    var uri: String?
     var title: String?
     var artists: [String]
     var album: String?
@@ -92,7 +102,7 @@ struct StoredTrack: Codable {
     var length: Int64?
 
     init(_ track: Track) {
-        path = track.path
+        (path, uri) = StoredPath.fields(for: track.path)
         title = track.title
         artists = track.artists
         album = track.album
@@ -104,7 +114,7 @@ struct StoredTrack: Codable {
         length = track.length
     }
 
-    var track: Track {
+    func track(at path: FilePath) -> Track {
         Track(path: path, title: title, artists: artists, album: album, albumArtists: albumArtists,
               genres: genres, trackNumber: trackNumber, discNumber: discNumber, date: date, length: length)
     }
@@ -115,8 +125,35 @@ struct StoredTrack: Codable {
 struct StoredPosition: Codable {
     var version: Int
     var currentIndex: Int?
+    /// The current track's file, as `StoredTrack` keeps it: text when UTF-8, else a URI.
     var trackPath: String?
+    var trackURI: String?
     var position: Int64
+
+    init(version: Int, currentIndex: Int?, track: FilePath?, position: Int64) {
+        self.version = version
+        self.currentIndex = currentIndex
+        (trackPath, trackURI) = track.map(StoredPath.fields(for:)) ?? (nil, nil)
+        self.position = position
+    }
+
+    /// The current track's file, or `nil` if none was saved or the fields make no path.
+    var track: FilePath? { StoredPath.path(text: trackPath, uri: trackURI) }
+}
+
+/// How a `FilePath` is kept in JSON, which holds text only: the text itself when the bytes
+/// are UTF-8 (readable, and what older files hold), else the `file://` URI (bytes escaped).
+enum StoredPath {
+    static func fields(for path: FilePath) -> (text: String?, uri: String?) {
+        if let text = String(validating: path.bytes, as: UTF8.self) { return (text, nil) }
+        return (nil, FileURI.uri(for: path))
+    }
+
+    /// The URI wins when both are there; `nil` for neither, a malformed URI or a NUL.
+    static func path(text: String?, uri: String?) -> FilePath? {
+        if let uri { return FileURI.path(fromFileURI: uri) }
+        return text.flatMap(FilePath.init)
+    }
 }
 
 /// Just the version, read first so a file from another version is reported as such rather

@@ -58,7 +58,7 @@ extension PlayerState {
     }
 
     mutating func outputFailed(_ entryID: EntryID, reason: String) -> [Effect] {
-        let name = queue.entry(entryID)?.track.path ?? "\(entryID)"
+        let name = queue.entry(entryID)?.track.path.displayString ?? "\(entryID)"
         return [.log(.warning, "\(name): \(reason); skipping the rest of it")]
     }
 

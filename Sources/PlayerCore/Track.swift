@@ -5,8 +5,8 @@ public typealias Microseconds = Int64
 ///
 /// Built by the Decoding adapter from the file's tags; PlayerCore never reads files itself.
 public struct Track: Sendable, Equatable {
-    /// Absolute file-system path of the MP3 file.
-    public var path: String
+    /// Absolute file-system path of the MP3 file, as bytes (names need not be UTF-8).
+    public var path: FilePath
     /// Title tag; `nil` when untagged (the file name stands in, see `displayTitle`).
     public var title: String?
     public var artists: [String]
@@ -22,7 +22,7 @@ public struct Track: Sendable, Equatable {
     /// A `file://` URI of the cover picture, once looked up (only for tracks that were current).
     public var artURL: String?
 
-    public init(path: String, title: String? = nil, artists: [String] = [], album: String? = nil,
+    public init(path: FilePath, title: String? = nil, artists: [String] = [], album: String? = nil,
                 albumArtists: [String] = [], genres: [String] = [], trackNumber: Int? = nil,
                 discNumber: Int? = nil, date: String? = nil, length: Microseconds? = nil, artURL: String? = nil) {
         self.path = path
@@ -38,13 +38,11 @@ public struct Track: Sendable, Equatable {
         self.artURL = artURL
     }
 
-    /// The title to show: the tag, or the file name without its extension.
+    /// The title to show: the tag, or the file name without its extension. A name that is
+    /// not UTF-8 is read as Windows-1252/Latin-1 (`caf\xE9.mp3` → "café"), see
+    /// `FilePath.displayString`.
     public var displayTitle: String {
         if let title, !title.isEmpty { return title }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return String(name[..<dot])
-        }
-        return name
+        return path.stem
     }
 }

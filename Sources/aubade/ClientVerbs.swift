@@ -121,10 +121,11 @@ enum ClientVerbs {
 
     private static func add(_ client: DaemonClient, _ paths: [String]) throws(DBusError) {
         for path in paths {
-            let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+            // As bytes: a Latin-1 file name must reach the daemon as %E9, not as U+FFFD.
+            let absolute = RawArguments.path(for: path).resolved(against: RawArguments.currentDirectory())
             let after = try trackIDs(client).last ?? TrackPath.noTrack
             _ = try client.call(MPRISNames.trackListInterface, "AddTrack",
-                                [.string(FileURI.uri(forPath: absolute)), .objectPath(after), .boolean(false)])
+                                [.string(FileURI.uri(for: absolute)), .objectPath(after), .boolean(false)])
         }
     }
 
@@ -157,12 +158,6 @@ enum ClientVerbs {
             throw DBusError.failed("no playlist named \"\(name)\" (see `aubade playlists`)")
         }
         _ = try client.call(MPRISNames.playlistsInterface, "ActivatePlaylist", [.objectPath(playlist.path)])
-    }
-
-    private static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(cString: buffer)
     }
 }
 

@@ -12,7 +12,7 @@ enum Server {
     /// the command line: unlike the file's initial volume, it wins over the restored one.
     static func run(paths: [String], settings: Settings, volumeFlag: Double?,
                     reload: @escaping () throws(ConfigurationError) -> Settings) -> Int32 {
-        let (tracks, problems) = QueueLoader().load(paths)
+        let (tracks, problems) = QueueLoader().load(paths.map(RawArguments.path(for:)))
         for problem in problems { Log.warning(problem.description) }
         if !paths.isEmpty, tracks.isEmpty {
             Log.error("nothing to play in \(paths.joined(separator: ", "))")

@@ -72,6 +72,28 @@ public enum Fixtures {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
+    /// Writes `bytes` to the file whose path is `pathBytes`, which need not be UTF-8 (a
+    /// Latin-1 name): Foundation takes paths as `String` and cannot name such a file.
+    public static func write(_ bytes: [UInt8], toPathBytes pathBytes: [UInt8]) throws {
+        let fd = (pathBytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        }
+        guard fd >= 0 else { throw ToolFailed(description: "open \(pathBytes): errno \(errno)") }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            guard written > 0 else { throw ToolFailed(description: "write \(pathBytes): errno \(errno)") }
+            offset += written
+        }
+    }
+
+    /// Removes `directory` and everything in it, whatever the names' bytes (`rm -rf`:
+    /// FileManager skips names that are not UTF-8).
+    public static func remove(_ directory: String) {
+        try? run("rm", ["-rf", "--", directory])
+    }
+
     public static func contents(of path: String) throws -> [UInt8] {
         try Array(Data(contentsOf: URL(fileURLWithPath: path)))
     }

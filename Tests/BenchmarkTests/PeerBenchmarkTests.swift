@@ -1,4 +1,5 @@
 import Decoding
+import PlayerCore
 import Foundation
 import XCTest
 
@@ -587,7 +588,7 @@ final class PeerBenchmarkTests: XCTestCase {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         let before = threadCPUSeconds()
-        let decoder = try MP3Decoder(path: music.path)
+        let decoder = try MP3Decoder(path: FilePath(music.path)!)
         var bytes = 0
         while true {
             let count = try decoder.read(into: buffer)

@@ -192,6 +192,23 @@ final class SettingsFileTests: XCTestCase {
         }
     }
 
+    /// A FIFO would block a plain open forever (at start, or on SIGHUP on the core queue);
+    /// a device or a huge file would fill memory (issue 10, bad-input corpus).
+    func testAFIFOADeviceOrAHugeFileIsRefusedWithoutReading() throws {
+        let folder = try temporaryFolder()
+        let fifo = folder.appendingPathComponent("fifo.conf").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let huge = folder.appendingPathComponent("huge.conf").path
+        try "volume = 0.3\n".write(toFile: huge, atomically: true, encoding: .utf8)
+        XCTAssertEqual(truncate(huge, off_t(2 << 20)), 0)
+        for (path, reason) in [(fifo, "not a regular file"), ("/dev/zero", "not a regular file"), (huge, "larger than 1 MiB")] {
+            XCTAssertThrowsError(try Settings.load(from: path, environment: environment)) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.kind, .unreadableFile)
+                XCTAssertEqual("\(error)", "\(path): cannot read the configuration file: \(reason)")
+            }
+        }
+    }
+
     func testLoadReadsTheFileAndNamesItInErrors() throws {
         let path = try temporaryFolder().appendingPathComponent("aubade.conf").path
         try "volume = 0.3\n".write(toFile: path, atomically: true, encoding: .utf8)

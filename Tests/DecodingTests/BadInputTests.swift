@@ -2,6 +2,7 @@ import AudioFixtures
 import Foundation
 import Testing
 import Decoding
+import PlayerCore
 
 /// Files that are not playable MP3 audio must fail with a reason a user understands,
 /// from both entry points.
@@ -46,7 +47,7 @@ import Decoding
         let dir = try Fixtures.makeDirectory()
         let (path, reason) = try Self.make(kind, in: dir)
         let error = #expect(throws: DecodingError.self) { try TrackReader.read(path: path) }
-        #expect(error?.path == path)
+        #expect(error?.path == FilePath(path))
         #expect(error?.reason.contains(reason) == true, "reason was: \(error?.reason ?? "-")")
         #expect(error?.description.hasPrefix(path + ": ") == true)
     }

@@ -29,7 +29,7 @@ import PlayerCore
     @Test func decodesExactlyLengthSamples() throws {
         let path = try Self.threeSecondFile()
         let decoder = try MP3Decoder(path: path)
-        #expect(decoder.path == path)
+        #expect(decoder.path == FilePath(path))
         #expect(decoder.format == PCMFormat(sampleRate: 44100, channels: 2))
         #expect(decoder.position == 0)
         let samples = try Self.decodeAll(decoder)

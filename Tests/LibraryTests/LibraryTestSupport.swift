@@ -1,12 +1,13 @@
 import Foundation
 import Decoding
 import PlayerCore
+@testable import Library
 
 /// A reader that never opens the file: tracks carry tags parsed from the file name
 /// ("d2 t05 name.mp3" → disc 2, track 5), and names containing "bad" fail.
 /// Keeps the ordering and playlist tests fast and independent of lame.
-func fakeReader(_ path: String) throws(DecodingError) -> Track {
-    let name = path.split(separator: "/").last.map(String.init) ?? path
+func fakeReader(_ path: FilePath) throws(DecodingError) -> Track {
+    let name = path.lastComponent.displayString
     if name.contains("bad") { throw DecodingError(path: path, reason: "not an MP3 file") }
     var track = Track(path: path)
     let stem = name.split(separator: ".").first ?? Substring(name)
@@ -31,5 +32,5 @@ func touch(_ root: String, _ relativePaths: [String]) throws {
 }
 
 func names(_ tracks: [Track], relativeTo root: String) -> [String] {
-    tracks.map { String($0.path.dropFirst(root.count + 1)) }
+    tracks.map { String($0.path.displayString.dropFirst(root.count + 1)) }
 }

@@ -41,7 +41,7 @@ import Library
         try Fixtures.makeMP3(at: dir + "/ü.mp3", seconds: 1, lameOptions: ["--tt", "Song"])
         let tracks = try loader.load(uri: FileURI.uri(forPath: dir + "/ü.mp3"))
         #expect(tracks.map(\.title) == ["Song"])
-        #expect(tracks.first?.path == dir + "/ü.mp3")
+        #expect(tracks.first?.path == FilePath(dir + "/ü.mp3"))
         #expect(try loader.load(uri: FileURI.uri(forPath: dir)).count == 1)
 
         let http = #expect(throws: LoadProblem.self) { try loader.load(uri: "https://example.com/a.mp3") }

@@ -63,7 +63,7 @@ import Persistence
             ("negative in order", replacing("\"playOrder\":[1,0]", "\"playOrder\":[-1,0]"), "permutation"),
             ("short order", replacing("\"playOrder\":[1,0]", "\"playOrder\":[1]"), "playOrder"),
             ("null tracks", replacing("\"tracks\":[", "\"tracks\":null,\"x\":["), "not a state file"),
-            ("track without path", Array(valid.replacingOccurrences(of: "\"path\":", with: "\"pith\":").utf8), "not a state file"),
+            ("track without path", Array(valid.replacingOccurrences(of: "\"path\":", with: "\"pith\":").utf8), "no \"path\""),
             ("relative path", Array(valid.replacingOccurrences(of: "\"path\":\"\\/", with: "\"path\":\"").replacingOccurrences(of: "\"path\":\"/", with: "\"path\":\"").utf8), "absolute path"),
             ("negative length", replacing("\"length\":123456789", "\"length\":-1"), "negative length"),
         ]

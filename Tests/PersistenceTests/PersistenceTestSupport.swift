@@ -15,7 +15,7 @@ func makeFiles(_ names: [String], in directory: String) throws -> [String] {
 
 /// A fully tagged track at `path`.
 func track(_ path: String, _ number: Int = 1) -> Track {
-    Track(path: path, title: "Título \(number) ✓", artists: ["Björk", "Ólafur"], album: "Album 🎵",
+    Track(path: FilePath(path)!, title: "Título \(number) ✓", artists: ["Björk", "Ólafur"], album: "Album 🎵",
           albumArtists: ["Björk"], genres: ["Electronic", "Pop"], trackNumber: number, discNumber: 1,
           date: "2001-08-27", length: 123_456_789)
 }

@@ -18,9 +18,9 @@ import Testing
         let queued = loader.load([dir + "/music"]).tracks
         let info = try folder.save(name: "Road Trip", tracks: queued)
         #expect(info.name == "Road Trip")
-        #expect(info.path == dir + "/Music/Playlists/Road Trip.m3u8")
+        #expect(info.path == FilePath(dir + "/Music/Playlists/Road Trip.m3u8"))
         #expect(info.id == "Road_20Trip_2Em3u8")
-        let text = String(decoding: try Fixtures.contents(of: info.path), as: UTF8.self)
+        let text = String(decoding: try Fixtures.contents(of: info.path.displayString), as: UTF8.self)
         #expect(text == """
             #EXTM3U
             #EXTINF:1,Ann - One
@@ -46,7 +46,7 @@ import Testing
         let folder = PlaylistFolder(path: dir)
         let odd = Track(path: "/music/odd\nname.mp3", title: "Line\nbreak", artists: ["A\rB"], length: nil)
         let info = try folder.save(name: "odd", tracks: [odd])
-        let text = String(decoding: try Fixtures.contents(of: info.path), as: UTF8.self)
+        let text = String(decoding: try Fixtures.contents(of: info.path.displayString), as: UTF8.self)
         #expect(text == "#EXTM3U\n#EXTINF:-1,A B - Line break\nfile:///music/odd%0Aname.mp3\n")
     }
 
@@ -112,7 +112,7 @@ import Testing
         #expect(info.name == "Mixed")
         let (tracks, problems) = folder.tracks(of: info)
         #expect(tracks.map(\.title) == ["A", "B", "C"])
-        #expect(tracks.first?.path == dir + "/music/a.mp3")
+        #expect(tracks.first?.path == FilePath(dir + "/music/a.mp3"))
         #expect(problems.map(\.path) == ["http://radio.example/stream", folder.path + "/missing.mp3"])
 
         // Nothing playable at all is a problem naming the playlist.
@@ -120,7 +120,7 @@ import Testing
         let empty = try #require(try folder.list().first { $0.name == "Empty" })
         let result = folder.tracks(of: empty)
         #expect(result.tracks.isEmpty)
-        #expect(result.problems.last == LoadProblem(path: empty.path, reason: "no playable files in playlist"))
+        #expect(result.problems.last == LoadProblem(path: empty.path.displayString, reason: "no playable files in playlist"))
     }
 
     @Test func xdgDirectories() throws {

@@ -15,7 +15,7 @@ func seconds(_ value: Double) -> Microseconds { Microseconds(value * Double(seco
 
 /// A track `/music/<n>.mp3` of `length` (100 s unless told).
 func track(_ n: Int, length: Microseconds? = 100 * second) -> Track {
-    Track(path: "/music/\(n).mp3", title: "Track \(n)", length: length)
+    Track(path: FilePath("/music/\(n).mp3")!, title: "Track \(n)", length: length)
 }
 
 /// `count` tracks numbered from `first`, each of `length`.
