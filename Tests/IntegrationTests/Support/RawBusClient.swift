@@ -96,6 +96,32 @@ final class RawBusClient: @unchecked Sendable {
                  timeoutMilliseconds: timeoutMilliseconds).outcome
     }
 
+    /// The signals received since `watchSignals`, oldest first.
+    var signals: [Message] { queue.sync { receivedSignals } }
+    private var receivedSignals: [Message] = []  // touched only on `queue`
+
+    /// Starts collecting the signals that match `rule` (an AddMatch rule), e.g. the daemon's.
+    /// Returns once the bus has the rule, so no signal sent afterwards is missed.
+    func watchSignals(matching rule: String) throws {
+        let connection = self.connection
+        let failure = queue.sync { () -> DBusError? in
+            connection.onSignal = { [weak self] message in self?.receivedSignals.append(message) }
+            do throws(DBusError) { try connection.addMatch(rule) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Waits up to `timeout` for a signal that satisfies `condition`.
+    func waitForSignal(timeout: TimeInterval = 5, _ condition: (Message) -> Bool) -> Message? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        repeat {
+            if let found = signals.first(where: condition) { return found }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return nil
+    }
+
     /// Properties.Get on the MPRIS object; the value without its variant, or nil on an error.
     func property(_ interface: String, _ name: String) throws -> DBusKit.DBusValue? {
         let (outcome, _) = try call(path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties",
