@@ -36,9 +36,9 @@ public struct Settings: Sendable, Equatable {
         policy.pauseOnRouteLoss = pauseOnRouteLoss
         policy.pauseOnInterruption = pauseOnInterruption
         policy.resumeOnReconnect = resumeOnReconnect
-        policy.reconnectWindow = Microseconds((reconnectWindow * 1_000_000).rounded())
+        policy.reconnectWindow = Microseconds.microseconds(saturatingSeconds: reconnectWindow)
         policy.category = category
-        policy.handBackDelay = Microseconds((handBackDelay * 1_000_000).rounded())
+        policy.handBackDelay = Microseconds.microseconds(saturatingSeconds: handBackDelay)
         policy.preferA2DP = preferA2DP
         policy.inhibitSleepWhilePlaying = inhibitSleepWhilePlaying
         return policy

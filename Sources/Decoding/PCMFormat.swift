@@ -1,3 +1,5 @@
+import PlayerCore
+
 /// The PCM that `MP3Decoder` delivers: always signed 16-bit, native endian, interleaved.
 public struct PCMFormat: Sendable, Equatable {
     public var sampleRate: Int
@@ -18,11 +20,20 @@ public struct PCMFormat: Sendable, Equatable {
     public func duration(ofFrames frames: Int64) -> Int64 {
         guard sampleRate > 0 else { return 0 }
         let rate = Int64(sampleRate)
-        return (frames * 1_000_000 + rate / 2) / rate
+        let (seconds, rest) = frames.quotientAndRemainder(dividingBy: rate)
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow else { return frames < 0 ? .min : .max }
+        return whole.saturatingAdding((rest * 1_000_000 + rate / 2) / rate)
     }
 
     /// The PCM frame at time `microseconds` (rounded down, so never past the time asked for).
+    /// Saturates instead of overflowing: a position from outside can be anything.
     public func frames(in microseconds: Int64) -> Int64 {
-        microseconds * Int64(sampleRate) / 1_000_000
+        let rate = Int64(sampleRate)
+        // Whole seconds and the rest apart, so the product only overflows when the answer does.
+        let (seconds, rest) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: rate)
+        guard !overflow else { return microseconds < 0 ? .min : .max }
+        return whole.saturatingAdding(rest * rate / 1_000_000)
     }
 }

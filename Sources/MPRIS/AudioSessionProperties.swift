@@ -61,7 +61,7 @@ enum AudioSessionProperties {
             guard let seconds = value.asDouble, seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
                 throw .invalidArgs("ReconnectWindow must be a number of seconds from 0 to 86400")
             }
-            policy.reconnectWindow = Microseconds(seconds * 1_000_000)
+            policy.reconnectWindow = Microseconds.microseconds(saturatingSeconds: seconds)
         case "Category":
             guard let raw = value.asString, let category = SessionCategory(rawValue: raw) else {
                 throw .invalidArgs("Category must be \"playback\" or \"mixWithOthers\"")

@@ -9,10 +9,12 @@ public struct Instant: Comparable, Hashable, Sendable {
 
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.microseconds < rhs.microseconds }
 
-    /// The time elapsed from `rhs` to `lhs`.
-    public static func - (lhs: Instant, rhs: Instant) -> Microseconds { lhs.microseconds - rhs.microseconds }
+    /// The time elapsed from `rhs` to `lhs` (saturating: delays come from settings and peers).
+    public static func - (lhs: Instant, rhs: Instant) -> Microseconds {
+        lhs.microseconds.saturatingSubtracting(rhs.microseconds)
+    }
 
     public static func + (lhs: Instant, rhs: Microseconds) -> Instant {
-        Instant(microseconds: lhs.microseconds + rhs)
+        Instant(microseconds: lhs.microseconds.saturatingAdding(rhs))
     }
 }

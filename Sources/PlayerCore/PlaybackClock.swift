@@ -9,7 +9,7 @@ struct PlaybackClock: Sendable, Equatable {
 
     func position(at now: Instant) -> Microseconds {
         guard isRunning else { return anchorPosition }
-        return anchorPosition + max(0, now - anchorTime)
+        return anchorPosition.saturatingAdding(max(0, now - anchorTime))
     }
 
     /// Sets the position without changing whether the clock runs.

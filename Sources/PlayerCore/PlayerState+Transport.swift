@@ -62,7 +62,7 @@ extension PlayerState {
 
     mutating func seek(by offset: Microseconds, at now: Instant) -> [Effect] {
         guard let entry = current else { return [] }
-        let target = max(0, position(at: now) + offset)
+        let target = max(0, position(at: now).saturatingAdding(offset))
         if let length = entry.track.length, target > length {
             return trackEnded(entry.id, at: now)
         }

@@ -291,7 +291,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         case .commandOtherPlayer(let name, let command):
             otherPlayers?.command(name, command)
         case .scheduleHandBack(let delay):
-            coreQueue.asyncAfter(deadline: .now() + .microseconds(Int(delay))) { [self] in handle(.handBackDue) }
+            // At most a day: DispatchTimeInterval traps on a product past Int64 nanoseconds.
+            coreQueue.asyncAfter(deadline: .now() + .microseconds(Int(min(max(delay, 0), 86_400_000_000)))) { [self] in handle(.handBackDue) }
         case .keepAwake(let awake):
             sleepWatcher?.keepAwake(awake)
         case .quit:
