@@ -179,7 +179,10 @@ public final class MPRISService {
         let result: Result<[DBusValue], DBusError>
         if message.member == "Introspect", message.interface == nil || message.interface == MPRISNames.introspectableInterface,
            let child = IntrospectionXML.childNode(under: path, toward: MPRISNames.objectPath) {
-            result = .success([.string(IntrospectionXML.node(withChild: child))])
+            // Introspect takes no arguments; any are a wrong call, as on the player's path.
+            result = message.signature.isEmpty
+                ? .success([.string(IntrospectionXML.node(withChild: child))])
+                : .failure(.invalidArgs("expected arguments \"\", got \"\(message.signature)\""))
         } else {
             result = .failure(.unknownObject("no object at \(path)"))
         }

@@ -89,6 +89,36 @@ final class RawBusClient: @unchecked Sendable {
         }
     }
 
+    /// Sends a call and returns at once; `completion` runs later on this client's queue with
+    /// the outcome and the round trip. For calls that may take long (loading files), so other
+    /// calls go on meanwhile.
+    func callAsync(path: String, interface: String?, member: String, _ arguments: [DBusKit.DBusValue] = [],
+                   timeoutMilliseconds: Int32 = 60_000,
+                   completion: @escaping @Sendable (Outcome, Double) -> Void) throws {
+        let message = try Message.methodCall(destination: destination, path: path,
+                                             interface: interface, member: member, arguments: arguments)
+        let connection = self.connection
+        let failure = queue.sync { () -> DBusError? in
+            let start = DispatchTime.now().uptimeNanoseconds
+            do throws(DBusError) {
+                try connection.call(message, timeoutMilliseconds: timeoutMilliseconds) { result in
+                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    switch result {
+                    case .success(let reply): completion(.returned((try? reply.arguments()) ?? []), seconds)
+                    case .failure(let error) where error.name == DBusError.noReplyName || error.name == DBusError.disconnectedName:
+                        completion(.noReply("\(error.name): \(error.message)"), seconds)
+                    case .failure(let error): completion(.error(name: error.name, message: error.message), seconds)
+                    }
+                }
+                connection.flush()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// org.freedesktop.DBus.Peer.Ping: answered by libdbus inside the daemon's dispatch, so
     /// it proves the daemon's connection is still served.
     func ping(timeoutMilliseconds: Int32 = 5_000) throws -> Outcome {
