@@ -55,6 +55,8 @@ final class BusFuzzTests: AubadeTestCase {
         let methods = tree.servingObjects.flatMap(\.interfaces).flatMap(\.methods)
         XCTAssertGreaterThanOrEqual(methods.count, 20, "introspection found only \(methods.map(\.name))")
         XCTAssertTrue(tree.objects.contains { $0.path == "/org/mpris/MediaPlayer2" }, "objects: \(tree.objects.map(\.path))")
+        let properties = tree.servingObjects.flatMap(\.interfaces).flatMap(\.properties)
+        XCTAssertGreaterThanOrEqual(properties.count, 20, "introspection found only \(properties.map(\.name))")
 
         let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
@@ -63,7 +65,15 @@ final class BusFuzzTests: AubadeTestCase {
 
         let run = FuzzRun(daemon: daemon, client: client)
         let started = Date()
+        // First every method and property once in each way (the warm-up), then at random.
+        let sweep = maker.sweep()
+        print("BusFuzzTests: \(tree.objects.count) objects, \(methods.count) methods, \(properties.count) properties; "
+              + "a sweep of \(sweep.count) calls first")
         var warmedUp = 0
+        for call in sweep where run.mayGoOn {
+            while !run.send(call), run.mayGoOn { Thread.sleep(forTimeInterval: 0.01) }  // too many loads pending
+            warmedUp += 1
+        }
         while warmedUp < Self.warmUpCalls, run.mayGoOn {
             if run.send(maker.next()) { warmedUp += 1 }
         }
@@ -74,7 +84,7 @@ final class BusFuzzTests: AubadeTestCase {
         let before = try ProcessFacts.openDescriptors(of: daemon.pid)
         let rssBefore = try ProcessFacts.residentKilobytes(of: daemon.pid)
 
-        var sent = Self.warmUpCalls
+        var sent = warmedUp
         while sent < callLimit, Date().timeIntervalSince(started) < Self.timeBudget, run.mayGoOn {
             var inBatch = 0
             while inBatch < min(Self.batchSize, callLimit - sent), run.mayGoOn {

@@ -98,36 +98,76 @@ struct HostileCallMaker {
         }
     }
 
-    private mutating func someMethod() -> (path: String, interface: String, method: IntrospectedTree.Method)? {
-        let withMethods = served.filter { !$0.interface.methods.isEmpty }
-        guard !withMethods.isEmpty else { return nil }
-        let (path, interface) = values.pick(withMethods)
-        return (path, interface.name, values.pick(interface.methods))
+    typealias MethodSite = (path: String, interface: String, method: IntrospectedTree.Method)
+    typealias PropertySite = (path: String, interface: String, property: IntrospectedTree.Property)
+
+    private var methodSites: [MethodSite] {
+        served.flatMap { site in site.interface.methods.map { (site.path, site.interface.name, $0) } }
+    }
+    private var propertySites: [PropertySite] {
+        served.flatMap { site in site.interface.properties.map { (site.path, site.interface.name, $0) } }
     }
 
-    private mutating func rightSignature() -> HostileCall {
-        guard let (path, interface, method) = someMethod() else { return ping() }
+    private mutating func someMethod() -> MethodSite? {
+        let sites = methodSites
+        return sites.isEmpty ? nil : values.pick(sites)
+    }
+
+    private mutating func someProperty() -> PropertySite? {
+        let sites = propertySites
+        return sites.isEmpty ? nil : values.pick(sites)
+    }
+
+    /// Every method and property of the tree once in each way: right signature, wrong one,
+    /// missing and extra arguments; Get, Set with its own type and with another, GetAll of
+    /// every interface. The random calls come after, so nothing depends on luck to be called.
+    mutating func sweep() -> [HostileCall] {
+        var calls: [HostileCall] = []
+        for site in methodSites {
+            calls.append(rightSignature(site))
+            calls.append(wrongSignature(site))
+            if !site.method.inArguments.isEmpty { calls.append(missingArguments(site)) }
+            calls.append(extraArguments(site))
+        }
+        for site in propertySites {
+            calls.append(get(site, hostileNames: false))
+            calls.append(set(site, anyType: false))
+            calls.append(set(site, anyType: true))
+        }
+        for interface in Set(served.map(\.interface.name)).sorted() {
+            calls.append(HostileCall(kind: "GetAll", path: "/org/mpris/MediaPlayer2", interface: Self.propertiesInterface,
+                                     member: "GetAll", arguments: [.string(interface)], expectation: .anyReply))
+        }
+        return calls.filter { !Self.isQuit($0.interface, $0.member, $0.arguments) }
+    }
+
+    private mutating func rightSignature(_ site: MethodSite? = nil) -> HostileCall {
+        guard let (path, interface, method) = site ?? someMethod() else { return ping() }
+        values.startMessage()
         return HostileCall(kind: "right signature", path: path, interface: interface, member: method.name,
                            arguments: method.inArguments.map { values.value($0) }, expectation: .anyReply)
     }
 
-    private mutating func wrongSignature() -> HostileCall {
-        guard let (path, interface, method) = someMethod() else { return ping() }
+    private mutating func wrongSignature(_ site: MethodSite? = nil) -> HostileCall {
+        guard let (path, interface, method) = site ?? someMethod() else { return ping() }
+        values.startMessage()
         let arguments = values.wrongArguments(not: method.inSignature)
         return HostileCall(kind: "wrong signature", path: path, interface: interface, member: method.name,
                            arguments: arguments, expectation: Self.isOwn(interface) ? .error : .anyReply)
     }
 
-    private mutating func missingArguments() -> HostileCall {
-        guard let (path, interface, method) = someMethod(), !method.inArguments.isEmpty else { return wrongSignature() }
+    private mutating func missingArguments(_ site: MethodSite? = nil) -> HostileCall {
+        guard let (path, interface, method) = site ?? someMethod(), !method.inArguments.isEmpty else { return wrongSignature() }
+        values.startMessage()
         let kept = Int.random(in: 0..<method.inArguments.count, using: &values.random)
         return HostileCall(kind: "missing arguments", path: path, interface: interface, member: method.name,
                            arguments: method.inArguments.prefix(kept).map { values.value($0) },
                            expectation: Self.isOwn(interface) ? .error : .anyReply)
     }
 
-    private mutating func extraArguments() -> HostileCall {
-        guard let (path, interface, method) = someMethod() else { return ping() }
+    private mutating func extraArguments(_ site: MethodSite? = nil) -> HostileCall {
+        guard let (path, interface, method) = site ?? someMethod() else { return ping() }
+        values.startMessage()
         let extra = (0...values.count(upTo: 2)).map { _ in values.value(values.randomType(depth: 1)) }
         return HostileCall(kind: "extra arguments", path: path, interface: interface, member: method.name,
                            arguments: method.inArguments.map { values.value($0) } + extra,
@@ -141,16 +181,9 @@ struct HostileCallMaker {
                            arguments: arguments, expectation: .anyReply)
     }
 
-    private mutating func someProperty() -> (path: String, interface: String, property: IntrospectedTree.Property)? {
-        let withProperties = served.filter { !$0.interface.properties.isEmpty }
-        guard !withProperties.isEmpty else { return nil }
-        let (path, interface) = values.pick(withProperties)
-        return (path, interface.name, values.pick(interface.properties))
-    }
-
-    private mutating func get() -> HostileCall {
-        guard let (path, interface, property) = someProperty() else { return ping() }
-        if values.chance(70) {
+    private mutating func get(_ site: PropertySite? = nil, hostileNames: Bool? = nil) -> HostileCall {
+        guard let (path, interface, property) = site ?? someProperty() else { return ping() }
+        guard hostileNames ?? values.chance(30) else {
             return HostileCall(kind: "Get", path: path, interface: Self.propertiesInterface, member: "Get",
                                arguments: [.string(interface), .string(property.name)], expectation: .anyReply)
         }
@@ -166,31 +199,21 @@ struct HostileCallMaker {
                            arguments: [.string(interface)], expectation: .anyReply)
     }
 
-    private mutating func set() -> HostileCall {
-        guard let (path, interface, property) = someProperty() else { return ping() }
-        let roll = Int.random(in: 0..<100, using: &values.random)
-        if !property.isWritable || roll < 25 {
-            // Read-only: refused whatever the value. (A writable one gets its own type here.)
-            let value = values.value(property.type)
-            return HostileCall(kind: property.isWritable ? "Set" : "Set read-only", path: path,
-                               interface: Self.propertiesInterface, member: "Set",
-                               arguments: [.string(interface), .string(property.name), .variant(value)],
-                               expectation: property.isWritable ? .anyReply : .error)
+    /// Set with the property's own type (bad values) or any type; a read-only one must be refused either way.
+    private mutating func set(_ site: PropertySite? = nil, anyType: Bool? = nil) -> HostileCall {
+        guard let (path, interface, property) = site ?? someProperty() else { return ping() }
+        values.startMessage()
+        if site == nil, values.chance(10) {
+            return HostileCall(kind: "Set unknown property", path: path, interface: Self.propertiesInterface, member: "Set",
+                               arguments: [.string(interface), .string("NoSuchProperty\(values.count(upTo: 99))"),
+                                           .variant(values.value("s"))], expectation: .error)
         }
-        if roll < 70 {
-            return HostileCall(kind: "Set", path: path, interface: Self.propertiesInterface, member: "Set",
-                               arguments: [.string(interface), .string(property.name), .variant(values.value(property.type))],
-                               expectation: .anyReply)
-        }
-        if roll < 90 {
-            let type = values.randomType(depth: 2)
-            return HostileCall(kind: "Set (any type)", path: path, interface: Self.propertiesInterface, member: "Set",
-                               arguments: [.string(interface), .string(property.name), .variant(values.value(type))],
-                               expectation: .anyReply)
-        }
-        return HostileCall(kind: "Set unknown property", path: path, interface: Self.propertiesInterface, member: "Set",
-                           arguments: [.string(interface), .string("NoSuchProperty\(values.count(upTo: 99))"),
-                                       .variant(values.value("s"))], expectation: .error)
+        let anyType = anyType ?? values.chance(30)
+        let value = values.value(anyType ? values.randomType(depth: 2) : property.type)
+        return HostileCall(kind: property.isWritable ? (anyType ? "Set (any type)" : "Set") : "Set read-only", path: path,
+                           interface: Self.propertiesInterface, member: "Set",
+                           arguments: [.string(interface), .string(property.name), .variant(value)],
+                           expectation: property.isWritable ? .anyReply : .error)
     }
 
     private mutating func unknownInterface() -> HostileCall {
