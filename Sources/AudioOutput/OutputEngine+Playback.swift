@@ -14,12 +14,29 @@ extension OutputEngine {
     func start(_ feed: Feed, playing: Bool) {
         guard !isShutDown else { return }
         corked = !playing
+        awaitingFormat = nil
+        awaitingIsRestart = false
         guard isReady, let context else {
             pendingPlay = (feed, playing)
             connectLazily()
             return
         }
-        if let stream, stream.state.isFinal || streamFormat != feed.source.format {
+        let format: PCMFormat
+        switch feed.source.status {
+        case .open(let known):
+            format = known
+        case .opening:
+            // The decoder is still opening the file (a slow disk takes seconds): stop what
+            // plays now, and carry on from `resumeAwaitingStart` when it is open.
+            if let stream, !stream.state.isFinal { silence(stream) }
+            awaitingFormat = feed
+            return
+        case .unplayable(let reason):
+            if let stream, !stream.state.isFinal { silence(stream) }
+            emit(.unplayable(feed.entry, reason))
+            return
+        }
+        if let stream, stream.state.isFinal || streamFormat != format {
             releaseStream()  // a new stream only when the format changes (or the old one died)
         }
         resetQueue(startingWith: feed, announce: true)
@@ -32,18 +49,49 @@ extension OutputEngine {
             }
             kick()
         } else {
-            createStream(on: context, format: feed.source.format, title: feed.title)
+            createStream(on: context, format: format, title: feed.title)
         }
+    }
+
+    /// The track a `play` waits for has opened (or failed to): go on with it.
+    func resumeAwaitingStart() {
+        guard let feed = awaitingFormat, feed.source.status != .opening else { return }
+        if awaitingIsRestart {
+            awaitingFormat = nil
+            restart(feed.source, entry: feed.entry)
+        } else {
+            start(feed, playing: !corked)
+        }
+    }
+
+    /// Drops everything queued on the stream (it plays nothing more) but keeps it.
+    private func silence(_ stream: Stream) {
+        generation += 1
+        current = nil
+        next = nil
+        waitingAfter = nil
+        askedNext = nil
+        endRequested = false
+        draining = false
+        pendingStarts = []
+        pendingFinish = nil
+        bytesSinceFlush = 0
+        startTimer?.cancel()
+        flush(stream)
     }
 
     /// `enqueue`: the gapless follow-up, written right after the previous source's last byte.
     func enqueue(_ feed: Feed) {
         guard !isShutDown, stream != nil else { return }
-        if current != nil {
+        var feed = feed
+        if let current {
+            feed.predecessor = current.entry
             next = feed  // early: used when the current source runs out, without needsNext
             return
         }
+        if feed.predecessor == nil { feed.predecessor = waitingAfter }
         waitingAfter = nil
+        askedNext = nil
         endRequested = false
         pendingStarts.append(PendingStart(entry: feed.entry, offset: bytesSinceFlush,
                                           title: feed.title, artist: feed.artist))
@@ -52,7 +100,7 @@ extension OutputEngine {
     }
 
     /// `restart`: replace the current source by an already-seeked one; the jump is immediate.
-    func restart(_ source: PCMSource, entry: EntryID) {
+    func restart(_ source: DecodeAhead, entry: EntryID) {
         guard !isShutDown else { return }
         var feed = Feed(source: source, entry: entry)
         if let current, current.entry == entry {
@@ -64,6 +112,14 @@ extension OutputEngine {
             return
         }
         guard let stream else { return }
+        awaitingFormat = nil
+        awaitingIsRestart = false
+        if source.status == .opening, !stream.state.isFinal {
+            silence(stream)
+            awaitingFormat = feed
+            awaitingIsRestart = true
+            return
+        }
         if streamFormat != source.format {
             start(feed, playing: !corked)
             return
@@ -100,15 +156,18 @@ extension OutputEngine {
     /// `stop`: disconnect the stream (never write silence); the context stays.
     func stop() {
         pendingPlay = nil
+        awaitingFormat = nil
         releaseStream()
     }
 
     /// Disconnects and forgets the stream and everything queued on it.
     func releaseStream() {
         generation += 1
+        awaitingFormat = nil
         current = nil
         next = nil
         waitingAfter = nil
+        askedNext = nil
         endRequested = false
         draining = false
         pendingStarts = []
@@ -140,6 +199,7 @@ extension OutputEngine {
         current = feed
         next = nil
         waitingAfter = nil
+        askedNext = nil
         endRequested = false
         draining = false
         pendingFinish = nil
@@ -204,11 +264,15 @@ extension OutputEngine {
             indexBase = 0  // a new stream's write index starts at 0
             knownVolume = requestedVolume
         } catch {
-            // No stream: report the entry as failed so the app moves on instead of waiting.
-            if let feed = current {
-                current = nil
-                pendingStarts = []
-                emit(.failed(feed.entry, error.description))
+            // No stream: say so, or the app would wait for audio that never comes.
+            let feed = current
+            current = nil
+            next = nil
+            pendingStarts = []
+            if error.function == "pa_sample_spec_valid", let feed {
+                emit(.unplayable(feed.entry, error.message))  // the track's format, not the server
+            } else {
+                emit(.streamLost(error.description))
             }
         }
     }
@@ -222,7 +286,12 @@ extension OutputEngine {
             kick()
         case .failed, .terminated:
             // Killed by the server (e.g. `pactl kill-sink-input`) or lost with the context.
+            // With the context alive the app must hear of it (it would wait for audio that
+            // never comes); a lost context reports `serverLost` itself.
+            let contextAlive = isReady
+            let reason = context?.lastError("pa_stream").message ?? "stream ended"
             releaseStream()
+            if contextAlive { emit(.streamLost(reason)) }
         default:
             break
         }

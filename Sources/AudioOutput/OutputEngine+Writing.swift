@@ -8,37 +8,42 @@ extension OutputEngine {
     /// Retry delay while the stream has no timing information yet (just after a flush).
     static let timingRetryDelay: UInt64 = 20_000  // µs
 
-    /// Writes as much as the server wants, decoding straight into libpulse's buffer.
+    /// Writes as much as the server wants, copying from the tracks' decode-ahead buffers.
+    /// Never decodes or reads a file: a track whose decoder is behind writes nothing now and
+    /// wakes us when it has caught up.
     func fillBuffer() {
         guard let stream, stream.state == .ready, !draining else { return }
         let frameSize = stream.sampleSpec.frameSize
-        var exhausted: Feed?
+        var ended: (feed: Feed, result: DecodeAhead.Read)?
         do throws(PulseError) {
             while let feed = current {
                 let writable = try stream.writableSize()
                 guard writable >= frameSize else { break }
                 let buffer = try stream.beginWrite(maxBytes: writable)
                 let usable = buffer.count - buffer.count % frameSize
-                var count = 0
-                do {
-                    count = try feed.source.read(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<usable]))
-                } catch {
-                    emit(.failed(feed.entry, String(describing: error)))
-                }
-                count = min(max(count - count % frameSize, 0), usable)
-                guard count > 0 else {
+                let result = feed.source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<usable]))
+                guard case .bytes(let count) = result, count > 0 else {
                     stream.cancelWrite()
-                    exhausted = feed
+                    if result != .pending { ended = (feed, result) }
                     break
                 }
-                try stream.commitWrite(buffer, count: count)
-                bytesSinceFlush += Int64(count)
+                try stream.commitWrite(buffer, count: min(count - count % frameSize, usable))
+                bytesSinceFlush += Int64(min(count - count % frameSize, usable))
             }
         } catch {
             // The stream or context is failing; their state callbacks clean up.
             return
         }
-        if let exhausted { sourceExhausted(exhausted) }
+        guard let ended else { return }
+        switch ended.result {
+        case .failed(let reason):
+            emit(.failed(ended.feed.entry, reason))
+            sourceExhausted(ended.feed)
+        case .unplayable(let reason):
+            sourceUnplayable(ended.feed, reason: reason)
+        default:
+            sourceExhausted(ended.feed)
+        }
     }
 
     /// The current source ended: switch to an early-enqueued one, drain, or ask for the next.
@@ -52,7 +57,36 @@ extension OutputEngine {
             startDrain(after: feed.entry)
         } else {
             waitingAfter = feed.entry
-            emit(.needsNext(after: feed.entry))
+            if askedNext != feed.entry { emit(.needsNext(after: feed.entry)) }
+        }
+    }
+
+    /// Asks for the gapless follow-up as soon as the current track's decoder has reached its
+    /// end, while up to `DecodeAhead.bufferSeconds` of it still wait to be written: the next
+    /// file then opens (and fills its own buffer) during that time, not after.
+    func askForNextEarly() {
+        guard let feed = current, next == nil, !endRequested, !draining, askedNext != feed.entry,
+              feed.source.hasDecodedEverything else { return }
+        askedNext = feed.entry
+        emit(.needsNext(after: feed.entry))
+    }
+
+    /// Nothing of `feed` was written: forget its start and wait, as after its predecessor,
+    /// for the app to say what follows (it drops the entry and enqueues the next, or ends).
+    private func sourceUnplayable(_ feed: Feed, reason: String) {
+        current = nil
+        pendingStarts.removeAll { $0.entry == feed.entry && $0.offset == bytesSinceFlush }
+        emit(.unplayable(feed.entry, reason))
+        if var following = next {
+            // Already given: it follows what came before the unplayable one.
+            next = nil
+            following.predecessor = feed.predecessor
+            enqueue(following)
+        } else if endRequested, let predecessor = feed.predecessor {
+            endRequested = false
+            startDrain(after: predecessor)
+        } else {
+            waitingAfter = feed.predecessor
         }
     }
 

@@ -5,30 +5,38 @@ import PlayerCore
 // ---------------------------
 // 1. The PulseAudio thread: one `pa_threaded_mainloop` per daemon. It runs every libpulse
 //    callback (context and stream state, write requests, subscription events, operation
-//    replies, our timers) with the mainloop lock held. The PCMSource's `read` (the decoder)
-//    runs only here, inside the write callback, straight into libpulse's buffer. `events` is
-//    called only here too.
+//    replies, our timers) with the mainloop lock held. It only copies decoded PCM out of each
+//    track's `DecodeAhead` buffer into libpulse's; it never reads a file. `events` is called
+//    only here.
 // 2. Any caller thread (the app's serial queue): the public methods of `PlaybackOutput` take
 //    the mainloop lock, change `OutputEngine`'s state, issue libpulse requests and, when PCM
 //    has to be written, `kick()` the loop thread (a zero-delay timer) instead of decoding on
 //    the caller's thread. An events handler may call back in: on the loop thread the lock is
 //    already held, and `withLock` does not take it again (libpulse would abort).
-// There is no decoder thread: the stream buffers ~2 s (tlength), refilled in ~150 ms chunks,
-// so decoding on the PulseAudio thread stays far ahead of playback and wakes it rarely.
+// 3. One decoder queue per track (`DecodeAhead`): opens, seeks and decodes the file into a
+//    bounded buffer (~2 s) ahead of the stream (another ~2 s in the server); takes only its
+//    own buffer's lock, and the mainloop lock (never while holding its own) to wake this
+//    engine when a starved read can go on. A slow disk delays that track's audio only.
 
 /// The state machine behind `PlaybackOutput`. Every member is used with the mainloop lock
 /// held; that lock is the only synchronisation, hence `@unchecked Sendable`.
 final class OutputEngine: @unchecked Sendable {
     let mainloop: ThreadedMainloop
     let identity: StreamIdentity
-    let events: @Sendable (OutputEvent) -> Void
+    let events: @Sendable (OutputEvent, PlaySerial) -> Void
+    /// Bumped by every `play`, `restart` and `stop` of the app, and sent along with every event,
+    /// so that the app can tell the events of what it has since replaced.
+    var playSerial = PlaySerial(0)
 
-    /// One PCM source being written, and for which queue entry.
+    /// One track being decoded ahead and written, and for which queue entry.
     struct Feed {
-        var source: PCMSource
+        var source: DecodeAhead
         var entry: EntryID
         var title: String?
         var artist: String?
+        /// The entry written just before this one (gapless), if any: what the output waits
+        /// after when this one turns out unplayable.
+        var predecessor: EntryID?
     }
 
     /// An entry whose first byte is written at `offset` (bytes since the last flush) but not
@@ -49,6 +57,11 @@ final class OutputEngine: @unchecked Sendable {
     var reconnectTimer: MainloopTimer?
     /// A `play` that arrived before the context was ready.
     var pendingPlay: (feed: Feed, playing: Bool)?
+    /// A `play` whose track is still being opened (its format decides the stream): carried on
+    /// when it is open. The stream was flushed meanwhile, so the old track stops at once.
+    var awaitingFormat: Feed?
+    /// The awaited feed came from `restart` (a seek within the entry), not `play`.
+    var awaitingIsRestart = false
 
     // The one stream
     var stream: Stream?
@@ -64,6 +77,9 @@ final class OutputEngine: @unchecked Sendable {
     var next: Feed?
     /// The current source ran out and `needsNext` was sent for this entry.
     var waitingAfter: EntryID?
+    /// `needsNext` was sent early for this entry: its decoder had reached the end while its
+    /// audio still waited in the decode buffer (more time to open the next file gaplessly).
+    var askedNext: EntryID?
     /// `endOfQueue()` arrived before the current source ran out.
     var endRequested = false
     var draining = false
@@ -93,7 +109,7 @@ final class OutputEngine: @unchecked Sendable {
     var isShutDown = false
 
     init(mainloop: ThreadedMainloop, identity: StreamIdentity,
-         events: @escaping @Sendable (OutputEvent) -> Void) {
+         events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
         self.mainloop = mainloop
         self.identity = identity
         self.events = events
@@ -108,14 +124,16 @@ final class OutputEngine: @unchecked Sendable {
                                            report: { [weak self] in self?.emit(.soundServerChanged($0)) })
     }
 
-    func emit(_ event: OutputEvent) { events(event) }
+    func emit(_ event: OutputEvent) { events(event, playSerial) }
 
     /// Has the loop thread write PCM and check boundaries soon: decoding never runs on a
     /// caller's thread.
     func kick() { workTimer?.schedule(after: 0) }
 
     private func doWork() {
+        resumeAwaitingStart()
         fillBuffer()
+        askForNextEarly()
         checkStarts()
     }
 
@@ -125,6 +143,7 @@ final class OutputEngine: @unchecked Sendable {
         wantsConnection = false
         releaseStream()
         pendingPlay = nil
+        awaitingFormat = nil
         workTimer = nil
         startTimer = nil
         reconnectTimer = nil

@@ -11,6 +11,13 @@ public enum OutputEvent: Sendable, Equatable {
     case finished(EntryID)
     /// The source threw; the output moved on as if it had ended (so `needsNext` follows).
     case failed(EntryID, String)
+    /// Nothing of this entry can be played (it did not open, holds no audio, or its format is
+    /// one the server refuses). Nothing was written for it; the app decides what follows
+    /// (after a gapless follow-up, the output waits as after `needsNext`).
+    case unplayable(EntryID, String)
+    /// The server dropped our stream while the connection stayed (killed from a mixer, or
+    /// failed on its own); what it held is gone. The app plays again from where it was.
+    case streamLost(String)
     /// Someone else (pavucontrol, pactl) changed our stream volume; 1.0 = 100 %.
     case volumeChanged(Double)
     /// The connection to the sound server broke (or a lazy connect failed); retrying every second.

@@ -15,7 +15,13 @@ public final class PlaybackOutput: @unchecked Sendable {
     private let loopError: String?
 
     /// Starts the PulseAudio thread but connects lazily (on `connect()` or the first `play`).
-    public init(identity: StreamIdentity, events: @escaping @Sendable (OutputEvent) -> Void) {
+    public convenience init(identity: StreamIdentity, events: @escaping @Sendable (OutputEvent) -> Void) {
+        self.init(identity: identity, serialEvents: { event, _ in events(event) })
+    }
+
+    /// As `init(identity:events:)`, with each event's `PlaySerial`: the app compares it with
+    /// what its last `play`/`restart`/`stop` returned to drop the events of replaced runs.
+    public init(identity: StreamIdentity, serialEvents events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
         do throws(PulseError) {
             let mainloop = try ThreadedMainloop()
             let engine = OutputEngine(mainloop: mainloop, identity: identity, events: events)
@@ -66,17 +72,41 @@ public final class PlaybackOutput: @unchecked Sendable {
 
     /// Flushes whatever is queued and plays `source` for `entry` from its current read
     /// position; `playing: false` = prepared but corked. Creates the one playback stream if
-    /// there is none; a new stream only if the format differs.
-    public func play(_ source: PCMSource, entry: EntryID, title: String, artist: String?, playing: Bool) {
+    /// there is none; a new stream only if the format differs. A source still opening is
+    /// waited for with the stream flushed (silent), without blocking the caller.
+    @discardableResult
+    public func play(_ source: DecodeAhead, entry: EntryID, title: String, artist: String?, playing: Bool) -> PlaySerial? {
+        wakeEngine(when: source)
         let feed = OutputEngine.Feed(source: source, entry: entry, title: title, artist: artist)
-        withEngine { $0.start(feed, playing: playing) }
+        return withEngine { engine in
+            engine.playSerial = engine.playSerial.next
+            engine.start(feed, playing: playing)
+            return engine.playSerial
+        }
+    }
+
+    /// `play` of PCM that is already at hand (generated audio, tests).
+    @discardableResult
+    public func play(_ source: PCMSource, entry: EntryID, title: String, artist: String?, playing: Bool) -> PlaySerial? {
+        play(DecodeAhead(source), entry: entry, title: title, artist: artist, playing: playing)
     }
 
     /// Gapless follow-up after `needsNext`: continues right after the previous source, no
-    /// flush, no silence.
-    public func enqueue(_ source: PCMSource, entry: EntryID, title: String, artist: String?) {
+    /// flush, no silence (when it has been decoded in time).
+    public func enqueue(_ source: DecodeAhead, entry: EntryID, title: String, artist: String?) {
+        wakeEngine(when: source)
         let feed = OutputEngine.Feed(source: source, entry: entry, title: title, artist: artist)
         withEngine { $0.enqueue(feed) }
+    }
+
+    public func enqueue(_ source: PCMSource, entry: EntryID, title: String, artist: String?) {
+        enqueue(DecodeAhead(source), entry: entry, title: title, artist: artist)
+    }
+
+    /// The decoder wakes the engine (from its own queue, holding no lock of its own) when a
+    /// read found nothing and audio, the format, the end or a failure has arrived.
+    private func wakeEngine(when source: DecodeAhead) {
+        source.setWakeUp { [weak self] in self?.withEngine { $0.kick() } }
     }
 
     /// No more entries: play out what is buffered, then report `.finished`.
@@ -90,12 +120,30 @@ public final class PlaybackOutput: @unchecked Sendable {
 
     /// Replaces the current source by an already-seeked one, flushing the stream's buffer so
     /// the jump is immediate.
-    public func restart(_ source: PCMSource, entry: EntryID) {
-        withEngine { $0.restart(source, entry: entry) }
+    @discardableResult
+    public func restart(_ source: PCMSource, entry: EntryID) -> PlaySerial? {
+        let ahead = DecodeAhead(source)
+        wakeEngine(when: ahead)
+        return withEngine { engine in
+            engine.playSerial = engine.playSerial.next
+            engine.restart(ahead, entry: entry)
+            return engine.playSerial
+        }
     }
 
     /// Releases (disconnects) the stream; the server connection stays.
-    public func stop() { withEngine { $0.stop() } }
+    @discardableResult
+    public func stop() -> PlaySerial? {
+        withEngine { engine in
+            engine.playSerial = engine.playSerial.next
+            engine.stop()
+            return engine.playSerial
+        }
+    }
+
+    /// Connects in the background: no waiting, and retries every second while there is no
+    /// server (`serverLost` once, then `serverConnected`). For a start without a server.
+    public func connectInBackground() { withEngine { $0.connectLazily() } }
 
     /// Sets the stream's (sink input's) volume: `volume * PA_VOLUME_NORM`, clamped at 0.
     /// Applied to the next stream when none exists yet.

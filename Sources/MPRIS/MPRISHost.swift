@@ -21,8 +21,9 @@ public protocol MPRISHost: AnyObject {
     /// The saved playlists, for the Playlists interface.
     var playlists: [PlaylistDescription] { get }
     var activePlaylist: PlaylistDescription? { get }
-    /// Writes the queue as a playlist (org.aubade.Queue1.SaveAsPlaylist).
-    func saveQueue(asPlaylist name: String) throws(DBusError)
+    /// Writes the queue as a playlist (org.aubade.Queue1.SaveAsPlaylist) off the bus's queue
+    /// (it fsyncs); `completion` runs later on the bus's queue.
+    func saveQueue(asPlaylist name: String, completion: @escaping (Result<Void, DBusError>) -> Void)
     /// Loads the playlist and makes it the queue; `completion` runs later on the bus's queue.
     func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void)
 }

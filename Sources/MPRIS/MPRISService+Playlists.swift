@@ -84,16 +84,24 @@ extension MPRISService {
 
 /// org.aubade.Queue1: clearing the queue and saving it as a playlist.
 extension MPRISService {
+    /// SaveAsPlaylist writes a file: it answers when the file is written, and other calls are
+    /// served meanwhile.
+    func saveAsPlaylist(_ message: Message, reply: @escaping (Result<[DBusValue], DBusError>) -> Void) {
+        do throws(DBusError) {
+            try expect("s", message)
+            guard case .string(let name)? = try message.arguments().first else { throw .invalidArgs("SaveAsPlaylist takes s") }
+            hostForExtensions.saveQueue(asPlaylist: name) { result in reply(result.map { [] }) }
+        } catch {
+            reply(.failure(error))
+        }
+    }
+
     func callQueue(_ member: String, _ message: Message) throws(DBusError) -> [DBusValue] {
         let host = hostForExtensions
         switch member {
         case "Clear":
             try expect("", message)
             host.handle(.replaceQueue([], play: false))
-        case "SaveAsPlaylist":
-            try expect("s", message)
-            guard case .string(let name)? = try message.arguments().first else { throw .invalidArgs("SaveAsPlaylist takes s") }
-            try host.saveQueue(asPlaylist: name)
         default:
             throw unknownMethod(member, message)
         }

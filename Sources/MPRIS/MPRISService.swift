@@ -87,6 +87,9 @@ public final class MPRISService {
         case (MPRISNames.playlistsInterface?, "ActivatePlaylist"), (nil, "ActivatePlaylist"):
             activatePlaylist(message) { [weak self] result in self?.reply(to: message, with: result) }
             return
+        case (QueueInterface.name?, "SaveAsPlaylist"):
+            saveAsPlaylist(message) { [weak self] result in self?.reply(to: message, with: result) }
+            return
         default:
             break
         }

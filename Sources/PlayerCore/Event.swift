@@ -61,6 +61,11 @@ public enum Event: Sendable, Equatable {
     case outputVolumeChanged(Double)
     /// The sound server came back after it was lost: the stream and what it held are gone.
     case outputReconnected
+    /// The connection to the sound server broke, or none could be made: nothing is heard.
+    case soundServerLost(reason: String)
+    /// The server dropped our stream while the connection stayed (killed from a mixer, or
+    /// failed on its own): what it held is gone.
+    case outputStreamLost(reason: String)
     // The audio session: what the sound server reports.
     /// A new reading of the server's devices and streams (route changes, phone streams).
     case soundServerChanged(SoundServerFacts)

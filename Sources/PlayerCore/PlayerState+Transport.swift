@@ -4,6 +4,10 @@ extension PlayerState {
         switch status {
         case .playing:
             return []
+        case .paused where soundServerMissing:
+            // Nothing can be heard: wait for the server instead of pretending to play.
+            pauseReason = .noSoundServer
+            return [.log(.info, "no sound server: playing when it is back")]
         case .paused:
             status = .playing
             pauseReason = .none
@@ -11,6 +15,12 @@ extension PlayerState {
             return [.output(.resume)]
         case .stopped:
             guard let entry = current ?? queue.firstInPlayOrder.flatMap({ queue.entry($0) }) else { return [] }
+            if soundServerMissing {
+                var effects = start(entry, from: 0, playing: false, at: now)
+                pauseReason = .noSoundServer
+                effects.append(.log(.info, "no sound server: playing when it is back"))
+                return effects
+            }
             return start(entry, from: 0, playing: true, at: now)
         }
     }

@@ -29,6 +29,10 @@ public struct PlayerState: Sendable, Equatable {
     /// The card we last asked to switch to A2DP, so the request is made once.
     var requestedProfileSwitch: String?
     var random: RandomSource
+    /// The sound server is gone (see `PauseReason.noSoundServer`); nothing can be heard.
+    public internal(set) var soundServerMissing = false
+    /// When the server last dropped our stream, to give up on a stream that keeps failing.
+    var lastStreamLoss: Instant?
 
     public init(randomSeed: UInt64 = 0x5EED) {
         random = RandomSource(seed: randomSeed)
@@ -64,7 +68,9 @@ public struct PlayerState: Sendable, Equatable {
             lostRoute = nil
             others.interrupter = nil
             effects = apply(event, at: now)
-            if status == .paused { pauseReason = .user }
+            // Play (or a skip after it) while there is no sound server means "play when it is
+            // back"; any other pause left standing is the person's.
+            if status == .paused, !(soundServerMissing && pauseReason == .noSoundServer) { pauseReason = .user }
         } else {
             effects = apply(event, at: now)
         }
@@ -106,7 +112,9 @@ public struct PlayerState: Sendable, Equatable {
         case .outputFinished(let entry): return outputFinished(entry, at: now)
         case .outputFailed(let entry, let reason): return outputFailed(entry, reason: reason)
         case .outputVolumeChanged(let level): volume = clampedVolume(level); return []
-        case .outputReconnected: return reloadCurrent(at: now)
+        case .outputReconnected: return soundServerReturned(at: now)
+        case .soundServerLost(let reason): return soundServerLost(reason, at: now)
+        case .outputStreamLost(let reason): return outputStreamLost(reason, at: now)
         case .soundServerChanged(let facts): return soundServerChanged(facts, at: now)
         case .corkRequested: return beginInterruption(.corkRequest, at: now)
         case .uncorkRequested: return endInterruption(.corkRequest, at: now)

@@ -59,6 +59,10 @@ enum ClientVerbs {
         let player = try client.properties(MPRISNames.playerInterface)
         let metadata = player["Metadata"]?.asVardict ?? [:]
         let state = player["PlaybackStatus"]?.asString ?? "?"
+        let reason = (try? client.property(MPRISNames.audioSessionInterface, "PauseReason").asString) ?? nil
+        defer {
+            if state == "Paused", let reason, let text = PauseReasonText.describe(reason) { print("paused \(text)") }
+        }
         guard let title = metadata["xesam:title"]?.asString else {
             print("\(state) — nothing queued")
             return
@@ -78,7 +82,8 @@ enum ClientVerbs {
     private static func statusJSON(_ client: DaemonClient) throws(DBusError) {
         let player = try client.properties(MPRISNames.playerInterface)
         let route = (try? client.property(MPRISNames.audioSessionInterface, "CurrentRoute").asVardict) ?? nil
-        let report = StatusReport(player: player, route: route)
+        var report = StatusReport(player: player, route: route)
+        report.pauseReason = (try? client.property(MPRISNames.audioSessionInterface, "PauseReason").asString) ?? nil
         print(report.json)
     }
 

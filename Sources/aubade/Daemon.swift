@@ -9,17 +9,36 @@ import MPRIS
 import Persistence
 import PlayerCore
 
+// Threads and queues of `aubade serve` — the whole list, and the only place it is written
+// -----------------------------------------------------------------------------------------
+// 1. The core queue (`coreQueue`, serial, "aubade.core"): the session-bus connection's watches
+//    and timeouts, every MPRIS call and its reply, every turn of PlayerCore (event → reducer →
+//    effects → PropertiesChanged, no timer in between), signal sources (SIGTERM, SIGINT,
+//    SIGHUP), the playlists folder's inotify source, the system-bus connection (logind).
+//    Never reads or writes a file, never waits for another thread: it only takes the
+//    PulseAudio mainloop lock briefly (PlaybackOutput's methods) and that lock is never held
+//    across I/O. Exceptions, at startup and at exit only: reading the state file before the
+//    first turn, and the final synchronous save on quit.
+// 2. The PulseAudio thread ("aubade-pulse", `pa_threaded_mainloop`): every libpulse callback
+//    with the mainloop lock held. Copies decoded PCM out of each track's `DecodeAhead`
+//    buffer into the stream, tracks boundaries; its events hop to the core queue
+//    (`coreQueue.async`). It takes only the decode buffers' own short locks.
+// 3. Decoder queues ("aubade.decoder", one serial queue per track handed to the output, at
+//    most the current and the next alive, plus a replaced one finishing a read): open, probe,
+//    seek and decode the file into a bounded buffer (~2 s). They take their buffer's lock, and
+//    the mainloop lock only to wake the PulseAudio thread, never both at once.
+// 4. The loading queue ("aubade.loading", serial): tags and folders for AddTrack, OpenUri,
+//    ActivatePlaylist and the music folders, cover lookups, listing and writing the playlists
+//    folder. Results hop back to the core queue.
+// 5. The persistence queue ("aubade.persistence", serial, in StateKeeper): writes the state
+//    file (atomic, debounced) and the position once a second while playing.
+// Lock order, where two are ever held: mainloop lock → a decode buffer's lock. Nothing takes
+// the mainloop lock while holding a decode buffer's lock.
+
 /// `aubade serve`: the player, its MPRIS face and its audio output, wired together.
 ///
-/// Threads (the whole list):
-/// - the core queue (`coreQueue`, serial): the D-Bus connection's watches, every MPRIS call,
-///   every turn of PlayerCore, signal handling. One turn = event → reducer → effects →
-///   PropertiesChanged, with no timer in between.
-/// - PulseAudio's threaded mainloop (inside `PlaybackOutput`): writes PCM, decoding ahead into
-///   the stream's buffer; its events hop to the core queue.
-///
 /// `@unchecked Sendable`: every member is used on `coreQueue` only (checked with
-/// dispatchPrecondition); other threads only enqueue work onto it.
+/// dispatchPrecondition at the entry points); other threads only enqueue work onto it.
 final class Daemon: MPRISHost, @unchecked Sendable {
     let coreQueue: DispatchQueue
     private var player = PlayerState(randomSeed: UInt64.random(in: .min ... .max))
@@ -43,7 +62,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         coreQueue = queue
         connection = try Connection(bus: .session, queue: queue)
         output = OutputBridge()
-        shelf = PlaylistShelf(path: playlistsFolder, queue: queue)
+        shelf = PlaylistShelf(path: playlistsFolder, queue: queue, loadingQueue: loadingQueue)
         keeper = StateKeeper(directory: directories.stateDirectory)
         covers = CoverCache(directory: directories.coversDirectory)
     }
@@ -60,9 +79,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
         busName = try claimBusName()
         mpris = try MPRISService(connection: connection, host: self)
-        output.start { [weak self] event in
+        output.start { [weak self] event, serial in
             guard let self else { return }
-            self.coreQueue.async { self.handle(event) }
+            self.coreQueue.async { self.handle(event, serial: serial) }
         }
         installSignalHandlers()
         installReload(reload)
@@ -193,6 +212,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     var queue: PlayQueue { player.queue }
 
     func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], DBusError>) -> Void) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
         let loader = self.loader
         let coreQueue = self.coreQueue
         let deliver = UncheckedSendable(completion)
@@ -214,11 +234,13 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     var playlists: [PlaylistDescription] { shelf.playlists }
     var activePlaylist: PlaylistDescription? { shelf.active }
 
-    func saveQueue(asPlaylist name: String) throws(DBusError) {
-        try shelf.save(name: name, tracks: player.queue.entries.map(\.track))
+    func saveQueue(asPlaylist name: String, completion: @escaping (Result<Void, DBusError>) -> Void) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
+        shelf.save(name: name, tracks: player.queue.entries.map(\.track), completion: completion)
     }
 
     func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
         guard let info = shelf.info(for: playlist) else { return completion(.failure(.invalidArgs("no playlist \(playlist.objectPath)"))) }
         let folder = shelf.folder
         let loader = self.loader
@@ -240,16 +262,30 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
     }
 
-    private func handle(_ event: OutputEvent) {
+    private func handle(_ event: OutputEvent, serial: PlaySerial) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
+        switch event {
+        case .started, .needsNext, .finished, .failed, .unplayable:
+            // About a run replaced since (a seek or restart of the same entry): a `.finished`
+            // of the old run would otherwise end the new one.
+            guard output.isCurrent(serial) else {
+                Log.debug("dropped a stale output event (\(event), run \(serial), now \(output.serial))")
+                return
+            }
+        default:
+            break
+        }
         switch event {
         case .started(let entry): handle(.outputStarted(entry))
         case .needsNext(let entry): handle(.outputNeedsNext(after: entry))
         case .finished(let entry): handle(.outputFinished(entry))
         case .failed(let entry, let reason): handle(.outputFailed(entry, reason: reason))
+        case .unplayable(let entry, let reason): handle(.trackUnplayable(entry, reason: reason))
+        case .streamLost(let reason): handle(.outputStreamLost(reason: reason))
         case .volumeChanged(let level): handle(.outputVolumeChanged(level))
         case .serverLost(let reason):
-            Log.warning("sound server lost (\(reason)); reconnecting")
             lostSoundServer = true
+            handle(.soundServerLost(reason: reason))
         case .serverConnected:
             Log.info("connected to the sound server")
             if lostSoundServer {
@@ -265,9 +301,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private func perform(_ effect: Effect) {
         switch effect {
         case .output(let command):
-            if let failure = output.perform(command, volume: player.volume) {
-                handle(.trackUnplayable(failure.entry, reason: failure.reason))
-            }
+            output.perform(command, volume: player.volume)
         case .seeked(let position):
             mpris?.announceSeeked(position)
         case .log(let level, let message):

@@ -8,7 +8,11 @@ import PlayerCore
 /// The saved playlists (a folder of M3U/M3U8/PLS files), as the MPRIS Playlists interface
 /// shows them: listed once, listed again when the folder changes (inotify).
 ///
-/// `@unchecked Sendable`: used on the core queue only; the watcher calls back on that queue.
+/// The folder is listed and written on the loading queue, never on the core queue (a slow
+/// disk must not hold up the bus); the results are applied on the core queue.
+///
+/// `@unchecked Sendable`: its state is used on the core queue only; the watcher calls back on
+/// that queue; `folder` is immutable.
 final class PlaylistShelf: @unchecked Sendable {
     static let pathPrefix = "/org/aubade/Playlist/"
 
@@ -21,9 +25,12 @@ final class PlaylistShelf: @unchecked Sendable {
     /// Told the old and new lists after each change of the folder.
     var onChange: (([PlaylistDescription], [PlaylistDescription]) -> Void)?
 
-    init(path: String, queue: DispatchQueue) {
+    private let loadingQueue: DispatchQueue
+
+    init(path: String, queue: DispatchQueue, loadingQueue: DispatchQueue) {
         folder = PlaylistFolder(path: path)
         self.queue = queue
+        self.loadingQueue = loadingQueue
     }
 
     func start() {
@@ -42,18 +49,37 @@ final class PlaylistShelf: @unchecked Sendable {
         }
     }
 
-    func reload() {
-        let old = playlists
-        do {
-            let listed = try folder.list(ordering: .userDefined)
-            infos = Dictionary(listed.map { (Self.pathPrefix + $0.id, $0) }) { first, _ in first }
-            playlists = listed.enumerated().map { index, info in
-                PlaylistDescription(objectPath: Self.pathPrefix + info.id, name: info.name,
-                                    icon: folder.iconURI(for: info) ?? "",
-                                    modified: Int64(info.modified.timeIntervalSince1970),
-                                    created: Int64(info.created.timeIntervalSince1970), userOrder: index)
+    /// Lists the folder again (off the core queue) and announces what changed.
+    func reload(then done: (() -> Void)? = nil) {
+        let folder = self.folder
+        let done = UncheckedSendable(done)
+        loadingQueue.async { [self] in
+            let listing: Result<[(PlaylistInfo, String)], PersistenceError>
+            do throws(PersistenceError) {
+                listing = .success(try folder.list(ordering: .userDefined).map { ($0, folder.iconURI(for: $0) ?? "") })
+            } catch {
+                listing = .failure(error)
             }
-        } catch {
+            queue.async { [self] in
+                apply(listing)
+                done.value?()
+            }
+        }
+    }
+
+    private func apply(_ listing: Result<[(PlaylistInfo, String)], PersistenceError>) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let old = playlists
+        switch listing {
+        case .success(let listed):
+            infos = Dictionary(listed.map { (Self.pathPrefix + $0.0.id, $0.0) }) { first, _ in first }
+            playlists = listed.enumerated().map { index, entry in
+                let (info, icon) = entry
+                return PlaylistDescription(objectPath: Self.pathPrefix + info.id, name: info.name, icon: icon,
+                                           modified: Int64(info.modified.timeIntervalSince1970),
+                                           created: Int64(info.created.timeIntervalSince1970), userOrder: index)
+            }
+        case .failure(let error):
             Log.warning("cannot list the playlists: \(error)")
             playlists = []
         }
@@ -63,14 +89,28 @@ final class PlaylistShelf: @unchecked Sendable {
 
     func info(for playlist: PlaylistDescription) -> PlaylistInfo? { infos[playlist.objectPath] }
 
-    func save(name: String, tracks: [Track]) throws(DBusError) {
-        do {
-            let info = try folder.save(name: name, tracks: tracks)
-            Log.info("saved \(tracks.count) tracks as \(info.path)")
-        } catch {
-            throw DBusError.invalidArgs("cannot save the playlist \"\(name)\": \(error)")
+    /// Writes the playlist on the loading queue (it fsyncs); `completion` runs on the core queue.
+    func save(name: String, tracks: [Track], completion: @escaping (Result<Void, DBusError>) -> Void) {
+        let folder = self.folder
+        let deliver = UncheckedSendable(completion)
+        loadingQueue.async { [self] in
+            let result: Result<PlaylistInfo, PersistenceError>
+            do throws(PersistenceError) {
+                result = .success(try folder.save(name: name, tracks: tracks))
+            } catch {
+                result = .failure(error)
+            }
+            queue.async { [self] in
+                switch result {
+                case .success(let info):
+                    Log.info("saved \(tracks.count) tracks as \(info.path)")
+                    // Answered once the new list is known, so GetPlaylists right after sees it.
+                    reload { deliver.value(.success(())) }
+                    watch()  // The first save may have created the folder.
+                case .failure(let error):
+                    deliver.value(.failure(.invalidArgs("cannot save the playlist \"\(name)\": \(error)")))
+                }
+            }
         }
-        reload()
-        watch()  // The first save may have created the folder.
     }
 }

@@ -17,6 +17,8 @@ struct StatusReport: Encodable {
     var shuffle: Bool
     var volume: Double
     var route: [String: String]?
+    /// Why it is paused (org.aubade.AudioSession1.PauseReason), e.g. "noSoundServer".
+    var pauseReason: String?
 
     init(player: [String: DBusValue], route: [String: DBusValue]?) {
         let metadata = player["Metadata"]?.asVardict ?? [:]

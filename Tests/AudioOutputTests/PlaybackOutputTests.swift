@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import AudioOutput
 import PlayerCore
@@ -199,4 +200,71 @@ final class PlaybackOutputTests: XCTestCase {
 final class OutputBox: @unchecked Sendable {
     // @unchecked Sendable: written once before any event can need it, then only read.
     var output: PlaybackOutput?
+}
+
+/// The output with tracks that open slowly or not at all (decoded ahead off the mainloop).
+final class SlowSourceOutputTests: XCTestCase {
+    private let a = EntryID(11), b = EntryID(12), c = EntryID(13)
+
+    func testPlayReturnsAtOnceAndStartsWhenTheSlowTrackHasOpened() throws {
+        let server = try PulseServer()
+        try server.start()
+        defer { server.stop(); server.removeFiles() }
+        let log = EventLog()
+        let output = PlaybackOutput(identity: StreamIdentity()) { log.append($0) }
+        defer { output.shutdown() }
+        try output.connect()
+        let slow = DecodeAhead {
+            usleep(1_000_000)
+            return sineSource(seconds: 2)
+        }
+        let before = ContinuousClock.now
+        output.play(slow, entry: a, title: "Slow", artist: nil, playing: true)
+        output.pause()
+        output.resume()
+        XCTAssertLessThan((ContinuousClock.now - before).seconds, 0.05, "no call waits for the disk")
+        let started = try XCTUnwrap(log.wait(for: .started(a), timeout: 5))
+        XCTAssertGreaterThan((started - before).seconds, 0.9)
+    }
+
+    func testAnUnplayableFollowUpIsReportedAndTheOutputWaitsForTheNext() throws {
+        let server = try PulseServer()
+        try server.start()
+        defer { server.stop(); server.removeFiles() }
+        let log = EventLog()
+        let output = PlaybackOutput(identity: StreamIdentity()) { log.append($0) }
+        defer { output.shutdown() }
+        try output.connect()
+        struct Broken: Error, CustomStringConvertible { var description: String { "not audio" } }
+        output.play(sineSource(seconds: 0.4), entry: a, title: "A", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .needsNext(after: a)))
+        output.enqueue(DecodeAhead { throw Broken() }, entry: b, title: "B", artist: nil)
+        XCTAssertNotNil(log.wait(for: .unplayable(b, "not audio")))
+        output.enqueue(sineSource(seconds: 0.4), entry: c, title: "C", artist: nil)
+        XCTAssertNotNil(log.wait(for: .started(c)))
+        XCTAssertNil(log.time(of: .started(b)))
+    }
+
+    func testEventsCarryTheSerialOfTheirRun() throws {
+        let server = try PulseServer()
+        try server.start()
+        defer { server.stop(); server.removeFiles() }
+        let events = Mutex<[(OutputEvent, PlaySerial)]>([])
+        let output = PlaybackOutput(identity: StreamIdentity(), serialEvents: { event, serial in
+            events.withLock { $0.append((event, serial)) }
+        })
+        defer { output.shutdown() }
+        try output.connect()
+        let first = try XCTUnwrap(output.play(sineSource(seconds: 0.3), entry: a, title: "A", artist: nil, playing: true))
+        XCTAssertTrue(eventually { events.withLock { $0.contains { $0.0 == .needsNext(after: a) } } })
+        output.endOfQueue()
+        XCTAssertTrue(eventually { events.withLock { $0.contains { $0.0 == .finished(a) } } })
+        let second = try XCTUnwrap(output.play(sineSource(seconds: 0.3), entry: a, title: "A", artist: nil, playing: true))
+        XCTAssertGreaterThan(second, first)
+        XCTAssertTrue(eventually { events.withLock { $0.filter { $0.0 == .started(a) }.count == 2 } })
+        events.withLock { log in
+            XCTAssertEqual(log.first { $0.0 == .finished(a) }?.1, first, "the old run's finish is recognisably old")
+            XCTAssertEqual(log.last { $0.0 == .started(a) }?.1, second)
+        }
+    }
 }

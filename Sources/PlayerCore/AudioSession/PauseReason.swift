@@ -11,4 +11,10 @@ public enum PauseReason: String, Sendable, CaseIterable {
     case sleep
     /// Another player started playing (category playback): Aubade resumes when it stops.
     case otherPlayer
+    /// The sound server went away (restart, crash, upgrade): the position froze where the
+    /// audio stopped, and playback resumes there when the server is back.
+    case noSoundServer
+    /// The sound server dropped our stream twice in a short while: something is wrong with
+    /// it, so Aubade stops retrying until asked to play.
+    case streamLost
 }

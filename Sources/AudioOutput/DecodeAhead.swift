@@ -1,0 +1,240 @@
+import Dispatch
+import Glibc
+
+/// One track decoded ahead of the output, on a queue of its own, into a bounded buffer.
+///
+/// The file is opened, probed, seeked and decoded only on `queue` — never on the app's core
+/// queue (which answers the bus) nor on the PulseAudio thread (which holds the mainloop lock
+/// the core queue also takes) — so a disk that takes seconds to answer delays only this
+/// track's audio, not a Pause, an unplug or any bus call. The PulseAudio thread only copies
+/// from the buffer (`read`). Each track has its own serial queue, so a stalled read of one
+/// file does not hold up opening the next.
+///
+/// Memory is bounded: `capacity` of PCM, about `bufferSeconds` of audio.
+public final class DecodeAhead: @unchecked Sendable {
+    // @unchecked Sendable: `shared` is touched only with `mutex` held; `source` and `scratch`
+    // only on `queue`.
+    /// What `read` found.
+    public enum Read: Equatable, Sendable {
+        case bytes(Int)
+        /// Nothing decoded yet: the decoder is behind (slow disk); it wakes the output.
+        case pending
+        /// The track has ended: everything was delivered.
+        case end
+        /// Decoding failed part-way; what was delivered stays delivered.
+        case failed(String)
+        /// Nothing can be played from it: it did not open, or held no audio at all.
+        case unplayable(String)
+    }
+
+    public enum Status: Equatable, Sendable {
+        case opening
+        case open(PCMFormat)
+        case unplayable(String)
+    }
+
+    /// Decode ahead this much audio (the server holds another 2 s).
+    static let bufferSeconds = 2.0
+    /// Decode in pieces of this size, outside the lock.
+    static let chunkBytes = 16 * 1024
+    /// Decoded before the track counts as open (or all of it, if shorter).
+    static let initialSeconds = 0.5
+
+    private struct Shared {
+        var status = Status.opening
+        /// Replaced by one of the real size once the format is known.
+        var ring = ByteRing(capacity: 1)
+        /// The source has delivered its last byte into the ring.
+        var sourceEnded = false
+        var failure: String?
+        var delivered = 0
+        /// A fill is queued or running.
+        var filling = true
+        /// The reader found nothing: wake it when something arrives.
+        var starved = false
+        var wake: (@Sendable () -> Void)?
+    }
+
+    private let queue: DispatchQueue
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var sharedState = Shared()
+    /// Touched only on `queue`.
+    private var source: PCMSource?
+    private var scratch: [UInt8] = []
+
+    /// The state shared with the reader; a plain mutex (`Synchronization.Mutex` rejects the
+    /// non-Sendable buffer pointers used inside). Never held while calling out.
+    private func withLock<R>(_ body: (inout Shared) -> R) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&sharedState)
+    }
+
+    /// Starts opening at once, on the track's own queue; `open` may block on the disk.
+    public init(label: String = "aubade.decoder", open: @escaping @Sendable () throws -> PCMSource) {
+        queue = DispatchQueue(label: label, qos: .userInitiated)
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        // Only fails for lack of resources: a programmer error at this size.
+        let result = pthread_mutex_init(mutex, nil)
+        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+        queue.async { [weak self] in self?.open(with: open) }
+    }
+
+    /// An already-open source (tests, generated PCM).
+    public convenience init(_ source: PCMSource) {
+        let box = UncheckedBox(source)
+        self.init { box.value }
+    }
+
+    deinit {
+        // The decoder closes its file when released: on the decoder's queue, not on whichever
+        // thread (often the PulseAudio one, under its lock) let go of this last.
+        if let source {
+            let closing = UncheckedBox(source)
+            queue.async { _ = closing }
+        }
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    public var status: Status { withLock { $0.status } }
+
+    public var format: PCMFormat? {
+        if case .open(let format) = status { return format }
+        return nil
+    }
+
+    /// The decoder has reached the end of the track (what is left waits in the buffer).
+    public var hasDecodedEverything: Bool { withLock { $0.sourceEnded && $0.failure == nil } }
+
+    /// `wake` is called (on the decoder's queue, no lock held) when the reader was starved and
+    /// audio, the format, the end or a failure arrived. Set once, before reading.
+    public func setWakeUp(_ wake: @escaping @Sendable () -> Void) {
+        // Not called now even if the track is open already: the caller hands the source to
+        // the output next, which reads it anyway.
+        withLock { $0.wake = wake }
+    }
+
+    /// Copies decoded PCM (whole frames) into `buffer`. PulseAudio thread; never blocks on I/O.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
+        let (result, refill) = withLock { shared -> (Read, Bool) in
+            switch shared.status {
+            case .opening:
+                shared.starved = true
+                return (.pending, false)
+            case .unplayable(let reason):
+                return (.unplayable(reason), false)
+            case .open(let format):
+                let frame = format.bytesPerFrame
+                let usable = buffer.count - buffer.count % frame
+                let available = shared.ring.count
+                let count = min(usable, available - available % frame)
+                if count > 0 {
+                    let copied = shared.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
+                    shared.delivered += copied
+                    let refill = !shared.filling && !shared.sourceEnded
+                        && shared.ring.freeSpace >= shared.ring.capacity / 2
+                    if refill { shared.filling = true }
+                    return (.bytes(copied), refill)
+                }
+                if shared.sourceEnded {
+                    if let failure = shared.failure { return (.failed(failure), false) }
+                    if shared.delivered == 0 { return (.unplayable("no audio in it"), false) }
+                    return (.end, false)
+                }
+                shared.starved = true
+                let refill = !shared.filling
+                if refill { shared.filling = true }
+                return (.pending, refill)
+            }
+        }
+        if refill { queue.async { [weak self] in self?.fill() } }
+        return result
+    }
+
+    // MARK: - The decoder's queue
+
+    private func open(with opener: @Sendable () throws -> PCMSource) {
+        do {
+            let source = try opener()
+            self.source = source
+            let capacity = max(source.format.bytes(seconds: Self.bufferSeconds), Self.chunkBytes * 2)
+            withLock { $0.ring = ByteRing(capacity: capacity) }
+        } catch {
+            let wake = withLock { shared -> (@Sendable () -> Void)? in
+                shared.status = .unplayable(Self.describe(error))
+                shared.filling = false
+                shared.starved = false
+                return shared.wake
+            }
+            wake?()
+            return
+        }
+        // Still `.opening` to the reader: the format is published once a first stretch is
+        // decoded, so the stream starts with enough in hand to ride out a busy CPU.
+        fill()
+    }
+
+    /// Decodes until the buffer is full, the source ends or fails. Reads the disk without
+    /// holding the lock; the reader keeps draining meanwhile.
+    private func fill() {
+        guard let source else { return }
+        let frame = source.format.bytesPerFrame
+        let chunk = Self.chunkBytes - Self.chunkBytes % frame
+        if scratch.count != chunk { scratch = [UInt8](repeating: 0, count: chunk) }
+        while true {
+            let room = withLock { $0.ring.freeSpace }
+            guard room >= chunk else { break }
+            var produced = 0
+            var failure: String?
+            scratch.withUnsafeMutableBytes { buffer in
+                do {
+                    produced = try source.read(buffer)
+                } catch {
+                    failure = Self.describe(error)
+                }
+            }
+            produced = max(0, min(produced - produced % frame, chunk))
+            let ended = produced == 0
+            let initialBytes = source.format.bytes(seconds: Self.initialSeconds)
+            let wake = scratch.withUnsafeBytes { bytes in
+                withLock { shared -> (@Sendable () -> Void)? in
+                    if produced > 0 { _ = shared.ring.write(UnsafeRawBufferPointer(rebasing: bytes[0..<produced])) }
+                    if ended {
+                        shared.sourceEnded = true
+                        shared.failure = failure
+                        shared.filling = false
+                    }
+                    var published = false
+                    if shared.status == .opening, ended || shared.ring.count >= initialBytes {
+                        shared.status = .open(source.format)
+                        published = true
+                    }
+                    // The end always wakes the output: it asks for the next track then.
+                    guard shared.starved || ended || published else { return nil }
+                    shared.starved = false
+                    return shared.wake
+                }
+            }
+            wake?()
+            if ended {
+                self.source = nil  // closes the file now, not when the output lets go
+                return
+            }
+        }
+        withLock { $0.filling = false }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? CustomStringConvertible { return error.description }
+        return String(describing: error)
+    }
+}
+
+/// Carries a value the compiler cannot prove Sendable across one hand-over.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
