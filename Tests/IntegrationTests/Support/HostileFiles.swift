@@ -26,8 +26,12 @@ final class HostileFiles {
         try FileManager.default.createSymbolicLink(atPath: path + "/x.mp3/again", withDestinationPath: directory)
         try FileManager.default.createSymbolicLink(atPath: path + "/dangling.mp3", withDestinationPath: path + "/nothing")
         let deep = try Self.makeDeepFolder(under: path, totalLength: 5_200)
-        FileManager.default.createFile(atPath: path + "/empty.mp3", contents: Data())
-        FileManager.default.createFile(atPath: path + "/list.m3u", contents: Data("\(fifo)\n/dev/zero\n\(path)/list.m3u\n".utf8))
+        // A playlist that lists the FIFO, a device and itself.
+        let list = Data("\(fifo)\n/dev/zero\n\(path)/list.m3u\n".utf8)
+        guard FileManager.default.createFile(atPath: path + "/empty.mp3", contents: Data()),
+              FileManager.default.createFile(atPath: path + "/list.m3u", contents: list) else {
+            throw DaemonError("cannot write the hostile files in \(path)")
+        }
 
         func file(_ path: String) -> String { "file://" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) }
         uris = [
