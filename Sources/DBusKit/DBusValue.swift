@@ -17,8 +17,9 @@ public indirect enum DBusValue: Sendable, Equatable {
     case string(String)
     case objectPath(String)
     case signature(String)
-    /// `h`: a file descriptor passed over the bus. When read from a message it is a new
-    /// descriptor the receiver owns and must close; when sent, libdbus sends a duplicate.
+    /// `h`: a file descriptor passed over the bus; when sent, libdbus sends a duplicate.
+    /// `Message.arguments()` reads it as `.unixFD(-1)` (the descriptor stays with the message,
+    /// so reading can never leak one); `Message.takeUnixFD(at:)` gives one the caller owns.
     case unixFD(Int32)
     /// `a<elementSignature>`; every element must have exactly `elementSignature`.
     case array(elementSignature: String, [DBusValue])

@@ -70,8 +70,16 @@ public final class Message: @unchecked Sendable {
 
     /// Reads the whole body. Arrays of dict entries become `.dictionary`.
     /// Throws rather than crash on anything DBusKit cannot represent.
+    /// Opens nothing: a file descriptor (`h`) reads as `.unixFD(-1)`, a placeholder — the
+    /// descriptor stays with the message and is closed with it. Use `takeUnixFD(at:)` to keep one.
     public func arguments() throws(DBusError) -> [DBusValue] {
         try MessageReader.arguments(of: pointer)
+    }
+
+    /// A new descriptor for the file descriptor in top-level argument `index` (a `dup()`),
+    /// which the caller owns and must close. Throws if that argument is not a `h`.
+    public func takeUnixFD(at index: Int) throws(DBusError) -> Int32 {
+        try MessageReader.unixFD(at: index, of: pointer)
     }
 
     /// For an error message: the error it carries (name + its first string argument).

@@ -3,8 +3,13 @@ internal import CDBus
 /// Reads a message body into `DBusValue`s (`dbus_message_iter_get_*`).
 ///
 /// libdbus has validated every message it received, so the body is well-formed; still,
-/// anything unexpected (a type DBusKit does not model, such as a Unix fd) becomes a thrown
-/// `DBusError`, never a crash.
+/// anything unexpected (a type DBusKit does not model) becomes a thrown `DBusError`, never a crash.
+///
+/// Reading never opens anything: `dbus_message_iter_get_basic` on a `h` value returns a new
+/// `dup()` of the descriptor, which someone would have to close — and a hostile client can
+/// send thousands, on any call, in any signature. So `arguments` leaves descriptors in the
+/// message (which closes its own when freed) and marks their place with `.unixFD(-1)`;
+/// `unixFD(at:of:)` is the one way to get a descriptor out, for a caller that takes ownership.
 enum MessageReader {
     static func arguments(of message: OpaquePointer) throws(DBusError) -> [DBusValue] {
         let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
@@ -36,7 +41,8 @@ enum MessageReader {
         case CDBUS_TYPE_STRING: return .string(try string(iter))
         case CDBUS_TYPE_OBJECT_PATH: return .objectPath(try string(iter))
         case CDBUS_TYPE_SIGNATURE: return .signature(try string(iter))
-        case CDBUS_TYPE_UNIX_FD: return .unixFD(basic(iter).fd)
+        // Not dbus_message_iter_get_basic: that would dup() a descriptor nobody closes.
+        case CDBUS_TYPE_UNIX_FD: return .unixFD(-1)
         case CDBUS_TYPE_ARRAY: return try readArray(iter, depth: depth)
         case CDBUS_TYPE_STRUCT:
             return .structure(try readElements(iter, depth: depth))
@@ -51,6 +57,26 @@ enum MessageReader {
             throw DBusError(name: DBusError.notSupportedName,
                             message: "DBusKit cannot read arguments of type '\(Character(code))'")
         }
+    }
+
+    /// A duplicate of the descriptor in top-level argument `index`, which the caller owns and
+    /// must close. Throws if that argument is missing or not a `h`, or if dup() failed.
+    static func unixFD(at index: Int, of message: OpaquePointer) throws(DBusError) -> Int32 {
+        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
+        defer { iter.deallocate() }
+        guard index >= 0, dbus_message_iter_init(message, iter) != 0 else {
+            throw DBusError.invalidArgs("no argument \(index)")
+        }
+        for _ in 0..<index {
+            guard dbus_message_iter_next(iter) != 0 else { throw DBusError.invalidArgs("no argument \(index)") }
+        }
+        guard dbus_message_iter_get_arg_type(iter) == CDBUS_TYPE_UNIX_FD else {
+            throw DBusError.invalidArgs("argument \(index) is not a file descriptor")
+        }
+        let descriptor = basic(iter).fd
+        // libdbus gives -1 when dup() fails (e.g. EMFILE).
+        guard descriptor >= 0 else { throw DBusError.failed("dbus_message_iter_get_basic: could not duplicate the descriptor") }
+        return descriptor
     }
 
     private static func basic(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> DBusBasicValue {

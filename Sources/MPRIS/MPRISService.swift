@@ -140,6 +140,8 @@ public final class MPRISService {
     }
 
     /// CommandReceived, for `aubade monitor`: every transport command and property write.
+    /// Every argument is capped and escaped (`EchoText`): the signal goes to every listener,
+    /// and a client must not be able to broadcast a megabyte or terminal escapes through us.
     private func announceCommand(_ member: String, _ message: Message) {
         let interface = message.interface
         var command: String
@@ -149,7 +151,7 @@ public final class MPRISService {
         case MPRISNames.propertiesInterface? where member == "Set":
             guard let arguments = try? message.arguments(), arguments.count == 3,
                   case .string(let name) = arguments[1] else { return }
-            command = "Set \(name) \(Self.describe(arguments[2]))"
+            command = "Set \(EchoText.safe(name)) \(Self.describe(arguments[2]))"
         case MPRISNames.trackListInterface?, MPRISNames.playlistsInterface?, QueueInterface.name?:
             guard member != "GetTracksMetadata", member != "GetPlaylists" else { return }
             command = member
@@ -166,7 +168,7 @@ public final class MPRISService {
 
     private static func describe(_ value: DBusValue) -> String {
         switch value.unwrapped {
-        case .string(let text), .objectPath(let text): return text
+        case .string(let text), .objectPath(let text): return EchoText.safe(text)
         case .boolean(let on): return on ? "true" : "false"
         case .double(let number): return String(number)
         case .int64(let number): return String(number)
@@ -180,7 +182,10 @@ public final class MPRISService {
         let result: Result<[DBusValue], DBusError>
         if message.member == "Introspect", message.interface == nil || message.interface == MPRISNames.introspectableInterface,
            let child = IntrospectionXML.childNode(under: path, toward: MPRISNames.objectPath) {
-            result = .success([.string(IntrospectionXML.node(withChild: child))])
+            // Introspect takes no arguments; any are a wrong call, as on the player's path.
+            result = message.signature.isEmpty
+                ? .success([.string(IntrospectionXML.node(withChild: child))])
+                : .failure(.invalidArgs("expected arguments \"\", got \"\(message.signature)\""))
         } else {
             result = .failure(.unknownObject("no object at \(path)"))
         }
@@ -198,12 +203,18 @@ public final class MPRISService {
                 reply = message.makeError(error)
             }
         case .failure(let error):
-            reply = message.makeError(error)
+            // Error texts quote what the caller sent (a URI, a name): capped, so a huge
+            // argument is not sent back whole (or twice).
+            reply = message.makeError(DBusError(name: error.name,
+                                                message: EchoText.safe(error.message, limit: Self.errorTextLimit)))
         }
         try? connection.send(reply)
     }
 
     // MARK: - Helpers shared by the interface files
+
+    /// Error replies are cut after this many scalars (room for two quoted arguments of 200).
+    static let errorTextLimit = 600
 
     /// Throws InvalidArgs unless the call's arguments have exactly this signature.
     func expect(_ signature: String, _ message: Message) throws(DBusError) {

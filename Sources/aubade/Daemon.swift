@@ -222,8 +222,10 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             do throws(LoadProblem) {
                 result = .success(try loader.load(uri: uri))
             } catch {
-                Log.warning("\(uri): \(error.reason)")
-                result = .failure(DBusError.invalidArgs("\(uri): \(error.reason)"))
+                // The URI came from the bus: capped and escaped before it is repeated.
+                let text = "\(EchoText.safe(uri)): \(EchoText.safe(error.reason))"
+                Log.warning(text)
+                result = .failure(DBusError.invalidArgs(text))
             }
             coreQueue.async { deliver.value(result) }
         }

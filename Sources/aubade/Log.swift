@@ -1,4 +1,5 @@
 import Glibc
+import MPRIS
 import PlayerCore
 
 /// One line per event on stderr, with a level.
@@ -12,6 +13,9 @@ final class Log: @unchecked Sendable {
 
     static func write(_ level: LogLevel, _ message: String) {
         guard level >= threshold else { return }
+        // Parts of messages come from outside (URIs, file names, tags): a newline in them would
+        // forge a second journal record, an escape sequence would reach a terminal.
+        let message = EchoText.escapingControls(message)
         let line = toJournal ? "<\(priority(of: level))>\(message)\n" : "aubade: \(level.rawValue): \(message)\n"
         writeToStandardError(line)
     }

@@ -98,7 +98,8 @@ final class SleepWatcher {
             try connection.call(call, timeoutMilliseconds: 5_000) { result in
                 switch result {
                 case .success(let reply):
-                    guard case .unixFD(let descriptor)? = try? reply.arguments().first else {
+                    // takeUnixFD: the descriptor is ours now (arguments() opens none).
+                    guard let descriptor = try? reply.takeUnixFD(at: 0) else {
                         Log.warning("logind's Inhibit answered without a descriptor")
                         return
                     }

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import DBusKit
 
@@ -22,15 +23,15 @@ final class MarshallingTests: XCTestCase {
         XCTAssertEqual(message.signature, "ybbnqiuxtdssoogg")
     }
 
-    /// A descriptor travels as a duplicate the reader owns (logind's Inhibit returns one).
+    /// A descriptor travels as a duplicate the reader takes and owns (logind's Inhibit returns one).
     func testFileDescriptorTravelsAsADuplicate() throws {
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
         defer { close(ends[0]); close(ends[1]) }
         let message = try Message.methodCall(destination: nil, path: "/t", interface: "org.aubade.Test",
-                                             member: "Fd", arguments: [.unixFD(ends[1])])
-        XCTAssertEqual(message.signature, "h")
-        guard case .unixFD(let copy)? = try message.arguments().first else { return XCTFail("no fd read back") }
+                                             member: "Fd", arguments: [.string("x"), .unixFD(ends[1])])
+        XCTAssertEqual(message.signature, "sh")
+        let copy = try message.takeUnixFD(at: 1)
         XCTAssertNotEqual(copy, ends[1])
         var byte: UInt8 = 42
         XCTAssertEqual(write(copy, &byte, 1), 1)
@@ -38,6 +39,41 @@ final class MarshallingTests: XCTestCase {
         byte = 0
         XCTAssertEqual(read(ends[0], &byte, 1), 1)
         XCTAssertEqual(byte, 42)
+        XCTAssertThrowsError(try message.takeUnixFD(at: 0), "a string is not a descriptor")
+        XCTAssertThrowsError(try message.takeUnixFD(at: 2), "there is no third argument")
+        XCTAssertThrowsError(try message.takeUnixFD(at: -1))
+    }
+
+    /// Issue 10, finding 2: reading a body never opens a descriptor (libdbus dup()s each `h`
+    /// read with dbus_message_iter_get_basic; the daemon read them and never closed them).
+    /// Descriptors at the top level, in arrays, structs, variants and dictionaries read as -1.
+    func testReadingArgumentsOpensNoDescriptor() throws {
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(null, 0)
+        defer { close(null) }
+        let fd = DBusValue.unixFD(null)
+        let message = try Message.methodCall(
+            destination: nil, path: "/t", interface: "org.aubade.Test", member: "Fds",
+            arguments: [fd, .array(elementSignature: "h", [fd, fd, fd]), .structure([.int32(1), fd]), .variant(fd),
+                        .dictionary(keySignature: "s", valueSignature: "h", [(key: .string("k"), value: fd)])])
+        XCTAssertEqual(message.signature, "hah(ih)va{sh}")
+        let before = try openDescriptorCount()
+        var read: [DBusValue] = []
+        for _ in 0..<200 { read = try message.arguments() }
+        XCTAssertEqual(try openDescriptorCount(), before, "200 reads of a body with 7 descriptors")
+        let placeholder = DBusValue.unixFD(-1)
+        XCTAssertEqual(read, [placeholder, .array(elementSignature: "h", [placeholder, placeholder, placeholder]),
+                              .structure([.int32(1), placeholder]), .variant(placeholder),
+                              .dictionary(keySignature: "s", valueSignature: "h", [(key: .string("k"), value: placeholder)])])
+        // An error message's text is read through arguments() too.
+        XCTAssertNil(message.carriedError)
+        // A placeholder cannot be sent back by mistake: it is refused before libdbus sees it.
+        XCTAssertThrowsError(try Message.methodCall(destination: nil, path: "/t", interface: "org.aubade.Test",
+                                                    member: "Echo", arguments: read))
+    }
+
+    private func openDescriptorCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
     }
 
     func testNestedContainers() throws {

@@ -1,0 +1,36 @@
+import DBusKit
+import Foundation
+import XCTest
+
+/// Found by the bus fuzz test: Introspect on the paths above the player (`/`, `/org`,
+/// `/org/mpris`) answered whatever arguments came with it, while a wrong signature on
+/// Aubade's own interfaces must be an error (InvalidArgs), as it is on the player's path.
+final class IntrospectArgumentsTests: AubadeTestCase {
+    private static let introspectable = "org.freedesktop.DBus.Introspectable"
+
+    func testIntrospectWithArgumentsIsInvalidArgsOnEveryPath() throws {
+        try startDaemon([fixtures.long])
+        let client = try RawBusClient()
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(null) }
+        for path in ["/", "/org", "/org/mpris", "/org/mpris/MediaPlayer2"] {
+            for arguments: [DBusKit.DBusValue] in [[.string("x")], [.int32(1), .boolean(true)], [.unixFD(null)]] {
+                let (outcome, _) = try client.call(path: path, interface: Self.introspectable, member: "Introspect", arguments)
+                XCTAssertEqual(outcome.errorName, DBusError.invalidArgsName,
+                               "Introspect(\(DBusKit.DBusValue.signature(of: arguments))) on \(path): \(outcome)")
+            }
+            // Without arguments: the XML, naming the way down to the player.
+            let (outcome, _) = try client.call(path: path, interface: Self.introspectable, member: "Introspect")
+            guard case .returned(let values) = outcome, let xml = values.first?.asString else {
+                XCTFail("Introspect on \(path): \(outcome)")
+                continue
+            }
+            XCTAssertTrue(xml.contains("<node"), "Introspect on \(path): \(xml.prefix(200))")
+        }
+        // A path that is not on the way is still unknown, with or without arguments.
+        let (elsewhere, _) = try client.call(path: "/org/elsewhere", interface: Self.introspectable, member: "Introspect",
+                                             [.string("x")])
+        XCTAssertEqual(elsewhere.errorName, DBusError.unknownObjectName, "\(elsewhere)")
+        assertStillAnswers()
+    }
+}
