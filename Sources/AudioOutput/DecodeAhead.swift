@@ -70,8 +70,15 @@ public final class DecodeAhead: @unchecked Sendable {
         return body(&sharedState)
     }
 
+    /// A source that ends before any audio is unplayable — unless it was opened past its
+    /// start (a seek to the very end, a restored position), where nothing left is no fault.
+    private let emptyIsUnplayable: Bool
+
     /// Starts opening at once, on the track's own queue; `open` may block on the disk.
-    public init(label: String = "aubade.decoder", open: @escaping @Sendable () throws -> PCMSource) {
+    /// `fromStart`: the source begins at the start of the track (see `emptyIsUnplayable`).
+    public init(label: String = "aubade.decoder", fromStart: Bool = true,
+                open: @escaping @Sendable () throws -> PCMSource) {
+        emptyIsUnplayable = fromStart
         queue = DispatchQueue(label: label, qos: .userInitiated)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -141,7 +148,7 @@ public final class DecodeAhead: @unchecked Sendable {
                 }
                 if shared.sourceEnded {
                     if let failure = shared.failure { return (.failed(failure), false) }
-                    if shared.delivered == 0 { return (.unplayable("no audio in it"), false) }
+                    if shared.delivered == 0, emptyIsUnplayable { return (.unplayable("no audio in it"), false) }
                     return (.end, false)
                 }
                 shared.starved = true

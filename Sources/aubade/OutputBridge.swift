@@ -57,7 +57,7 @@ final class OutputBridge {
 
     /// A decoder that opens `track` and seeks to `position` on its own queue.
     private static func decoder(for track: Track, at position: Microseconds) -> DecodeAhead {
-        DecodeAhead(label: "aubade.decoder") { () throws(DecodingError) -> PCMSource in
+        DecodeAhead(label: "aubade.decoder", fromStart: position <= 0) { () throws(DecodingError) -> PCMSource in
             let decoder = try MP3Decoder(path: track.path)
             if position > 0 { try decoder.seek(to: position) }
             let format = decoder.format

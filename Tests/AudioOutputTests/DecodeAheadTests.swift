@@ -90,6 +90,13 @@ final class DecodeAheadTests: XCTestCase {
         })
     }
 
+    func testASourceOpenedAtItsEndSimplyEnds() {
+        // A seek to the very end, or a restored position there: nothing left is no fault.
+        let ahead = DecodeAhead(fromStart: false) { [format] in PCMSource(format: format) { _ in 0 } }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        XCTAssertTrue(eventually { buffer.withUnsafeMutableBytes { ahead.read(into: $0) } == .end })
+    }
+
     func testRingKeepsBytesInOrderAcrossTheWrap() {
         let ring = ByteRing(capacity: 10)
         var out = [UInt8](repeating: 0, count: 10)
