@@ -35,12 +35,30 @@ enum FileIO {
         return lstat(path, &info) == 0
     }
 
-    /// The whole file. State files and pictures are read whole anyway.
-    static func contents(of path: String) throws(PersistenceError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Files read whole by default are small (playlists in PLS, `user-dirs.dirs`): beyond this
+    /// they are refused rather than read into memory.
+    static let defaultReadLimit = 16 << 20
+
+    /// The whole file, if it is a regular file of at most `limit` bytes. Anything else (a
+    /// FIFO, which would block the open or the read forever; a device such as `/dev/zero`,
+    /// which never ends; a file above the limit, or one that grows past it while being read)
+    /// is refused with a clear error before it can take the memory.
+    static func contents(of path: String, limit: Int = defaultReadLimit) throws(PersistenceError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO for reading must not wait for a writer. It means nothing
+        // for the regular files read here.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .system("open", path) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            if type == S_IFDIR { throw .system("read", path, code: EISDIR) }
+            throw PersistenceError(path: path, call: "read", reason: "not a regular file", code: EINVAL)
+        }
+        guard Int64(info.st_size) <= Int64(limit) else { throw tooLarge(path, size: Int64(info.st_size), limit: limit) }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -49,8 +67,21 @@ enum FileIO {
                 throw .system("read", path)
             }
             if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw tooLarge(path, size: Int64(bytes.count + count), limit: limit) }
             bytes += chunk[..<count]
         }
+    }
+
+    private static func tooLarge(_ path: String, size: Int64, limit: Int) -> PersistenceError {
+        PersistenceError(path: path, call: "read",
+                         reason: "\(size) bytes or more, above the limit of \(describeSize(limit))", code: EFBIG)
+    }
+
+    /// "64 MiB", "16 KiB", "100 bytes".
+    static func describeSize(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or
