@@ -14,7 +14,7 @@ import PlayerCore
 /// What is read is checked: structure that does not add up (an index outside the queue, a
 /// play order that is not a permutation) makes the file corrupt; numbers out of range are
 /// saturated so the queue is kept (a negative or absurd position becomes 0, an absurd length
-/// or track number unknown, the volume is clamped).
+/// or track number unknown, a volume outside 0…1.5 the default 1).
 struct StoredState: Codable {
     static let currentVersion = 1
     /// The longest time kept from the file, 30 days in µs: longer than any track, and small
@@ -77,8 +77,9 @@ struct StoredState: Codable {
         let saved = position
         let restoredPosition = currentIndex.map { Self.position(saved, in: converted[$0]) }
             ?? Self.position(saved, in: Track(path: "/"))
-        // JSON has no NaN or infinity, so the volume is always a number.
-        let restoredVolume = min(max(volume, PlayerState.minimumVolume), PlayerState.maximumVolume)
+        // We never write a volume outside the player's range: one is garbage, and the default
+        // is kinder to the ears than either end of the range.
+        let restoredVolume = (PlayerState.minimumVolume...PlayerState.maximumVolume).contains(volume) ? volume : 1
         return .success(PlayerMemento(tracks: converted, currentIndex: currentIndex, position: restoredPosition,
                                       volume: restoredVolume, loopStatus: loop, shuffle: shuffle, playOrder: playOrder))
     }

@@ -103,8 +103,10 @@ final class StateKeeper {
 
     /// Called after every turn: schedules a save when something worth keeping changed.
     func noteTurn(_ state: PlayerState, seeked: Bool) {
+        // Before `start` (the turns that restore or queue at start-up) nothing is noted, so the
+        // first turn after it saves what start-up made.
+        guard !finished, saver != nil else { return }
         let key = PersistedKey(state)
-        guard !finished else { return }
         setPositionTimer(running: state.status == .playing)
         guard seeked || key != lastKey else { return }
         lastKey = key

@@ -134,8 +134,9 @@ import Testing
         #expect(try restore { editTrack(&$0, "length", -1) }?.tracks[0].length == nil)
         #expect(try restore { editTrack(&$0, "trackNumber", Int64(1) << 40) }?.tracks[0].trackNumber == nil)
         #expect(try restore { editTrack(&$0, "discNumber", -3) }?.tracks[0].discNumber == nil)
-        #expect(try restore { $0["volume"] = 1e300 }?.volume == PlayerState.maximumVolume)
-        #expect(try restore { $0["volume"] = -1 }?.volume == 0)
+        #expect(try restore { $0["volume"] = 1e300 }?.volume == 1)
+        #expect(try restore { $0["volume"] = -1 }?.volume == 1)
+        #expect(try restore { $0["volume"] = 1.5 }?.volume == 1.5)
     }
 
     @Test func anAbsurdPositionFileIsIgnored() throws {
