@@ -187,7 +187,8 @@ final class StateFaultTests: AubadeTestCase {
 
         let daemon = try startDaemon([fixtures.long.path, fixtures.long2.path], home: home)
         try waitForStatus("Playing")
-        try eventually("state.json saved") { FileManager.default.fileExists(atPath: self.stateFile(in: home).path) }
+        try playerctl("volume", "0.5")
+        try eventually("state.json saved") { (try? self.stateJSON(in: home))?["volume"] as? Double == 0.5 }
         Thread.sleep(forTimeInterval: 1)
         let firstLine = daemon.stderrLines.count
         let filler = stateHome.appendingPathComponent("filler")
