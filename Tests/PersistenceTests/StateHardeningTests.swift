@@ -98,6 +98,21 @@ import Testing
         #expect(store.load() == .restored(small, dropped: []))
     }
 
+    /// A PLS playlist is read whole too: above `FileIO.defaultReadLimit` it is refused with a
+    /// problem naming it, not read into memory. (M3U playlists are read by Library.)
+    @Test func aHugePLSPlaylistIsRefused() throws {
+        let dir = try Fixtures.makeDirectory()
+        let folder = PlaylistFolder(path: dir)
+        let path = dir + "/Huge.pls"
+        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        #expect(ftruncate(fd, off_t(FileIO.defaultReadLimit + 1)) == 0)
+        close(fd)
+        let info = try #require(try folder.list().first)
+        let (tracks, problems) = folder.tracks(of: info)
+        #expect(tracks.isEmpty)
+        #expect(problems.first?.reason.contains("limit of 16 MiB") == true, "\(problems)")
+    }
+
     // MARK: Numbers out of range
 
     /// Out-of-range numbers are saturated (the queue is kept), never trusted: a position of
