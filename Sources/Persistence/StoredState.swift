@@ -76,7 +76,7 @@ struct StoredState: Codable {
         }
         let saved = position
         let restoredPosition = currentIndex.map { Self.position(saved, in: converted[$0]) }
-            ?? Self.position(saved, in: Track(path: "/"))
+            ?? ((0...Self.maximumTime).contains(saved) ? saved : 0)
         // We never write a volume outside the player's range: one is garbage, and the default
         // is kinder to the ears than either end of the range.
         let restoredVolume = (PlayerState.minimumVolume...PlayerState.maximumVolume).contains(volume) ? volume : 1
@@ -154,4 +154,3 @@ struct StoredPosition: Codable {
 struct StoredVersion: Decodable {
     var version: Int
 }
-
