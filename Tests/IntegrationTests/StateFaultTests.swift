@@ -146,13 +146,16 @@ final class StateFaultTests: AubadeTestCase {
         var shuffle = false
         var daemon = try startDaemon([folder.path], home: home)
         try eventually("3,000 tracks queued", timeout: 60) { try self.tracks().count == 3_000 }
+        // Paused, so the queue stays as it is (a track found unplayable would leave it).
+        try playerctl("pause")
         for (round, delay) in [0.48, 0.5, 0.52, 0.55, 0.6].enumerated() {
+            let queued = try tracks().count
             shuffle.toggle()
             XCTAssertTrue(try Bus.set(Bus.playerInterface, "Shuffle", "boolean:\(shuffle)").succeeded)
             Thread.sleep(forTimeInterval: delay)
             XCTAssertEqual(try terminate(daemon, with: SIGTERM), 0, "round \(round)")
             XCTAssertEqual(try stateJSON(in: home)["shuffle"] as? Bool, shuffle, "round \(round): the last change is lost")
-            XCTAssertEqual((try stateJSON(in: home)["tracks"] as? [Any])?.count, 3_000)
+            XCTAssertEqual((try stateJSON(in: home)["tracks"] as? [Any])?.count, queued, "round \(round)")
             XCTAssertEqual(temporaryFiles(in: home), [], "round \(round)")
             daemon = try startDaemon([], home: home)
             XCTAssertEqual(try playerProperty("Shuffle"), .boolean(shuffle), "round \(round)")
@@ -166,8 +169,10 @@ final class StateFaultTests: AubadeTestCase {
             let saved = try stateJSON(in: home)["shuffle"] as? Bool
             XCTAssertTrue(saved == before || saved == shuffle, "kill -9 round \(round): \(String(describing: saved))")
             shuffle = saved ?? shuffle
+            let savedCount = (try stateJSON(in: home)["tracks"] as? [Any])?.count
+            XCTAssertGreaterThan(savedCount ?? 0, 2_990, "kill -9 round \(round)")
             daemon = try startDaemon([], home: home)
-            XCTAssertEqual(try tracks().count, 3_000, "kill -9 round \(round)")
+            XCTAssertEqual(try tracks().count, savedCount, "kill -9 round \(round)")
             XCTAssertEqual(temporaryFiles(in: home), [], "kill -9 round \(round): a temporary file stayed")
         }
     }
