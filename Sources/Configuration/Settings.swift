@@ -59,7 +59,9 @@ public struct Settings: Sendable, Equatable {
             put in "double" or 'single' quotes (needed when it starts or ends with spaces or holds
             " #"). Paths must be absolute; ~ and $HOME are expanded. No file means all defaults;
             an unknown key or a bad value stops aubade serve with the file, line and key.
-            Command-line flags override the file.
+            Command-line flags override the file. SIGHUP (systemctl --user reload aubade) reads
+            the file again: every key takes effect at once, except playlists-folder (after a
+            restart) and music-folder and volume (read only when aubade serve starts).
 
             """
         for key in ConfigurationKey.all {
@@ -69,6 +71,40 @@ public struct Settings: Sendable, Equatable {
             for line in key.meaning { text += "\n      \(line)" }
         }
         return text + "\n"
+    }
+}
+
+/// A key whose value a reload (SIGHUP) changed, and when the new value takes effect.
+public struct SettingsChange: Sendable, Equatable {
+    public enum Effect: Sendable, Equatable {
+        /// Applied at once by the running daemon.
+        case now
+        /// Read only when `aubade serve` starts (music-folder, volume): the next start uses it.
+        case nextStart
+        /// Set up once at start (playlists-folder: the folder watched): needs a restart.
+        case restart
+    }
+
+    public var key: String
+    public var old: String
+    public var new: String
+    public var takesEffect: Effect
+
+    public init(key: String, old: String, new: String, takesEffect: Effect) {
+        self.key = key
+        self.old = old
+        self.new = new
+        self.takesEffect = takesEffect
+    }
+}
+
+extension Settings {
+    /// The keys whose value differs in `new`, in the order of the documentation.
+    public func changes(to new: Settings) -> [SettingsChange] {
+        ConfigurationKey.all.compactMap { key in
+            let (before, after) = (key.value(self), key.value(new))
+            return before == after ? nil : SettingsChange(key: key.name, old: before, new: after, takesEffect: key.takesEffect)
+        }
     }
 }
 
@@ -84,6 +120,11 @@ struct ConfigurationKey: Sendable {
     var repeatable = false
     /// Stores the value; throws the reason it is bad ("expected …").
     var apply: @Sendable (inout Settings, String, PathExpansion) throws(ValueError) -> Void
+    /// When a new value read on SIGHUP takes effect.
+    var takesEffect: SettingsChange.Effect = .now
+    /// The key's value in `settings`, as text: compared to tell what a reload changed, and
+    /// logged.
+    var value: @Sendable (Settings) -> String
 
     static let all: [ConfigurationKey] = [
         ConfigurationKey(
@@ -91,33 +132,41 @@ struct ConfigurationKey: Sendable {
             meaning: ["A folder (or file, or M3U playlist) to play when aubade serve gets no PATHs.",
                       "Repeat the key, one per line, for several; they play in that order."],
             repeatable: true,
-            apply: { settings, value, paths throws(ValueError) in settings.musicFolders.append(try paths.absolute(value)) }),
+            apply: { settings, value, paths throws(ValueError) in settings.musicFolders.append(try paths.absolute(value)) },
+            takesEffect: .nextStart,
+            value: { settings in settings.musicFolders.isEmpty ? "(none)" : settings.musicFolders.joined(separator: ", ") }),
         ConfigurationKey(
             name: "playlists-folder", placeholder: "DIR", defaultText: "$XDG_MUSIC_DIR/Playlists (~/Music/Playlists)",
             flag: "--playlists-folder DIR",
             meaning: ["Where aubade save writes playlists and aubade load and MPRIS Playlists find them."],
-            apply: { settings, value, paths throws(ValueError) in settings.playlistsFolder = try paths.absolute(value) }),
+            apply: { settings, value, paths throws(ValueError) in settings.playlistsFolder = try paths.absolute(value) },
+            takesEffect: .restart,
+            value: { settings in settings.playlistsFolder ?? "(default)" }),
         ConfigurationKey(
             name: "pause-on-route-loss", placeholder: "true|false", defaultText: "true",
             meaning: ["Pause when the headphones, headset, Bluetooth, USB or car device we play to goes away."],
-            apply: { settings, value, _ throws(ValueError) in settings.pauseOnRouteLoss = try ValueError.boolean(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.pauseOnRouteLoss = try ValueError.boolean(value) },
+            value: { settings in "\(settings.pauseOnRouteLoss)" }),
         ConfigurationKey(
             name: "pause-on-interruption", placeholder: "true|false", defaultText: "true",
             meaning: ["Pause during a call (a media.role=phone stream or a cork request), resume after it."],
-            apply: { settings, value, _ throws(ValueError) in settings.pauseOnInterruption = try ValueError.boolean(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.pauseOnInterruption = try ValueError.boolean(value) },
+            value: { settings in "\(settings.pauseOnInterruption)" }),
         ConfigurationKey(
             name: "resume-on-reconnect", placeholder: "true|false", defaultText: "false",
             flag: "--resume-on-reconnect / --no-resume-on-reconnect",
             meaning: ["After a pause for a lost device, resume when the same device comes back within",
                       "reconnect-window seconds (and nothing else paused the music meanwhile)."],
-            apply: { settings, value, _ throws(ValueError) in settings.resumeOnReconnect = try ValueError.boolean(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.resumeOnReconnect = try ValueError.boolean(value) },
+            value: { settings in "\(settings.resumeOnReconnect)" }),
         ConfigurationKey(
             name: "reconnect-window", placeholder: "SECONDS", defaultText: "30",
             meaning: ["How long a lost device may stay away and still resume the music (0 to 86400)."],
             apply: { settings, value, _ throws(ValueError) in
                 settings.reconnectWindow = try ValueError.number(value, in: Settings.reconnectWindowRange,
                                                                  expected: "a number of seconds from 0 to 86400")
-            }),
+            },
+            value: { settings in "\(settings.reconnectWindow)" }),
         ConfigurationKey(
             name: "volume", placeholder: "0…1.5", defaultText: "the volume saved at exit, else 1", flag: "--volume V",
             meaning: ["The stream's volume when no earlier run's volume was saved (--volume: at every",
@@ -125,37 +174,45 @@ struct ConfigurationKey: Sendable {
             apply: { settings, value, _ throws(ValueError) in
                 settings.initialVolume = try ValueError.number(value, in: Settings.volumeRange,
                                                                expected: "a number from 0 to 1.5 (1 = 100 %)")
-            }),
+            },
+            takesEffect: .nextStart,
+            value: { settings in settings.initialVolume.map { "\($0)" } ?? "(saved)" }),
         ConfigurationKey(
             name: "log-level", placeholder: "LEVEL", defaultText: "info", flag: "--log-level LEVEL",
             meaning: ["debug, info, notice, warning or error: the least important lines logged."],
-            apply: { settings, value, _ throws(ValueError) in settings.logLevel = try ValueError.logLevel(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.logLevel = try ValueError.logLevel(value) },
+            value: { settings in settings.logLevel.rawValue }),
         ConfigurationKey(
             name: "pause-before-sleep", placeholder: "true|false", defaultText: "true",
             meaning: ["Pause when the machine suspends or hibernates (needs logind on the system bus)."],
-            apply: { settings, value, _ throws(ValueError) in settings.pauseBeforeSleep = try ValueError.boolean(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.pauseBeforeSleep = try ValueError.boolean(value) },
+            value: { settings in "\(settings.pauseBeforeSleep)" }),
         ConfigurationKey(
             name: "category", placeholder: "playback|mixWithOthers", defaultText: "playback", flag: "--category C",
             meaning: ["playback: starting to play pauses the other MPRIS players that play, and hands them",
                       "back (Play) when Aubade stops, quits or stays paused; another player starting",
                       "pauses Aubade until it stops. mixWithOthers: play alongside them, pause nobody."],
-            apply: { settings, value, _ throws(ValueError) in settings.category = try ValueError.category(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.category = try ValueError.category(value) },
+            value: { settings in settings.category.rawValue }),
         ConfigurationKey(
             name: "hand-back-delay", placeholder: "SECONDS", defaultText: "5", flag: "--hand-back-delay S",
             meaning: ["How long a pause must last before the players Aubade paused get Play back (0 to 3600)."],
             apply: { settings, value, _ throws(ValueError) in
                 settings.handBackDelay = try ValueError.number(value, in: Settings.handBackDelayRange,
                                                                expected: "a number of seconds from 0 to 3600")
-            }),
+            },
+            value: { settings in "\(settings.handBackDelay)" }),
         ConfigurationKey(
             name: "prefer-a2dp", placeholder: "true|false", defaultText: "true",
             meaning: ["Switch a Bluetooth headset or car kit from its call profile (headset/hands-free) to",
                       "A2DP when playing to it, unless a call is using its microphone."],
-            apply: { settings, value, _ throws(ValueError) in settings.preferA2DP = try ValueError.boolean(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.preferA2DP = try ValueError.boolean(value) },
+            value: { settings in "\(settings.preferA2DP)" }),
         ConfigurationKey(
             name: "inhibit-sleep-while-playing", placeholder: "true|false", defaultText: "true",
             meaning: ["Hold a logind sleep inhibitor while playing, released on pause or stop."],
-            apply: { settings, value, _ throws(ValueError) in settings.inhibitSleepWhilePlaying = try ValueError.boolean(value) }),
+            apply: { settings, value, _ throws(ValueError) in settings.inhibitSleepWhilePlaying = try ValueError.boolean(value) },
+            value: { settings in "\(settings.inhibitSleepWhilePlaying)" }),
     ]
 
     static func named(_ name: String) -> ConfigurationKey? {

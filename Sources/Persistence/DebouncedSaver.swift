@@ -57,6 +57,12 @@ public final class DebouncedSaver: Sendable {
         }
     }
 
+    /// Forgets what is pending: the timer already running finds nothing to do. For the end,
+    /// when the final state is written by other means and a later save would overwrite it.
+    public func cancel() {
+        _ = takePending(generation: nil)
+    }
+
     /// Whether a change is waiting to be saved.
     public var hasPendingChanges: Bool { pending.withLock { $0.isPending } }
 

@@ -40,7 +40,11 @@ enum FileIO {
     /// Only a regular file is read: the open is non-blocking and checked with `fstat`, so a
     /// FIFO put where a file should be cannot hang the caller, nor `/dev/zero` fill memory.
     /// With `limit`, a longer file fails ("larger than …") without being read.
-    static func contents(of path: String, limit: Int? = nil) throws(PersistenceError) -> [UInt8] {
+    /// Files read whole by default are small (playlists in PLS, `user-dirs.dirs`): beyond this
+    /// they are refused rather than read into memory.
+    static let defaultReadLimit = 16 << 20
+
+    static func contents(of path: String, limit: Int? = defaultReadLimit) throws(PersistenceError) -> [UInt8] {
         // String.withCString rethrows untyped errors: carry the typed one out in a Result.
         let result = path.withCString { cPath in
             Result { () throws(PersistenceError) in try contents(ofCPath: cPath, named: path, limit: limit) }
@@ -61,6 +65,7 @@ enum FileIO {
         let tooLarge = PersistenceError(path: path, call: "read", reason: "larger than \(limit.map(describe(bytes:)) ?? ""), not read", code: EFBIG)
         if let limit, info.st_size > limit { throw tooLarge }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -76,6 +81,8 @@ enum FileIO {
     }
 
     /// "16 MiB", "512 KiB", "100 bytes".
+    static func describeSize(_ bytes: Int) -> String { describe(bytes: bytes) }
+
     static func describe(bytes: Int) -> String {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }

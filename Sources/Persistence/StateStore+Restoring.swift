@@ -1,12 +1,14 @@
 import PlayerCore
 
 extension StateStore {
-    /// Lets `position.json` win when it is about the same queue: its index is in range and
-    /// the track there has the path it names. Otherwise it belongs to an older or newer queue
-    /// than `state.json` and the state's own position stands.
+    /// Lets a newer `position.json` win when it is about the same queue: its index is in
+    /// range, the track there has the path it names, and the position can be a place in that
+    /// track. Otherwise it belongs to an older or newer queue than `state.json` (or is
+    /// nonsense) and the state's own position stands.
     static func apply(_ stored: StoredPosition, to memento: inout PlayerMemento) {
         guard let index = stored.currentIndex, memento.tracks.indices.contains(index),
-              memento.tracks[index].path == stored.track, stored.position >= 0 else { return }
+              memento.tracks[index].path == stored.track,
+              StoredState.position(stored.position, in: memento.tracks[index]) == stored.position else { return }
         memento.currentIndex = index
         memento.position = stored.position
     }

@@ -11,10 +11,22 @@ import PlayerCore
 ///
 /// The tags are stored with the paths so a restore of 10,000 tracks needs no file to be read
 /// again. Absent optionals are simply left out. Times are microseconds, as in PlayerCore.
+///
+/// `sequence` (also in `position.json`) orders the two files: `position.json` wins only when it
+/// was written after this file. Files from before it existed have none.
+///
+/// What is read is checked: structure that does not add up (an index outside the queue, a
+/// play order that is not a permutation) makes the file corrupt; numbers out of range are
+/// saturated so the queue is kept (a negative or absurd position becomes 0, an absurd length
+/// or track number unknown, a volume outside 0…1.5 the default 1).
 struct StoredState: Codable {
     static let currentVersion = 1
+    /// The longest time kept from the file, 30 days in µs: longer than any track, and small
+    /// enough that µs × any sample rate stays far inside Int64.
+    static let maximumTime: Int64 = 30 * 86_400 * 1_000_000
 
     var version: Int
+    var sequence: UInt64?
     var tracks: [StoredTrack]
     var currentIndex: Int?
     var position: Int64
@@ -23,8 +35,9 @@ struct StoredState: Codable {
     var shuffle: Bool
     var playOrder: [Int]
 
-    init(_ memento: PlayerMemento) {
+    init(_ memento: PlayerMemento, sequence: UInt64) {
         version = Self.currentVersion
+        self.sequence = sequence
         tracks = memento.tracks.map(StoredTrack.init)
         currentIndex = memento.currentIndex
         position = memento.position
@@ -44,8 +57,6 @@ struct StoredState: Codable {
         if let currentIndex, !tracks.indices.contains(currentIndex) {
             return .failure(StateInconsistency("currentIndex \(currentIndex) is outside the \(tracks.count) tracks"))
         }
-        guard position >= 0 else { return .failure(StateInconsistency("negative position \(position)")) }
-        guard volume.isFinite, volume >= 0 else { return .failure(StateInconsistency("volume \(volume) is not a volume")) }
         // Empty means "no particular order"; anything else must be a permutation of the tracks.
         if !playOrder.isEmpty {
             var seen = [Bool](repeating: false, count: tracks.count)
@@ -68,13 +79,23 @@ struct StoredState: Codable {
             guard let path = StoredPath.path(text: stored.path, uri: stored.uri), path.isAbsolute else {
                 return .failure(StateInconsistency("track \(index) has no absolute path"))
             }
-            if let length = stored.length, length < 0 {
-                return .failure(StateInconsistency("track \(index) has a negative length"))
-            }
             converted.append(stored.track(at: path))
         }
-        return .success(PlayerMemento(tracks: converted, currentIndex: currentIndex, position: position,
-                                      volume: volume, loopStatus: loop, shuffle: shuffle, playOrder: playOrder))
+        let saved = position
+        let restoredPosition = currentIndex.map { Self.position(saved, in: converted[$0]) }
+            ?? ((0...Self.maximumTime).contains(saved) ? saved : 0)
+        // We never write a volume outside the player's range: one is garbage, and the default
+        // is kinder to the ears than either end of the range.
+        let restoredVolume = (PlayerState.minimumVolume...PlayerState.maximumVolume).contains(volume) ? volume : 1
+        return .success(PlayerMemento(tracks: converted, currentIndex: currentIndex, position: restoredPosition,
+                                      volume: restoredVolume, loopStatus: loop, shuffle: shuffle, playOrder: playOrder))
+    }
+
+    /// `position` if it can be a place in `track`, else 0 (the start of the track): negative,
+    /// past the track's known length, or beyond `maximumTime`.
+    static func position(_ position: Int64, in track: Track) -> Int64 {
+        guard position >= 0, position <= (track.length ?? maximumTime) else { return 0 }
+        return position
     }
 }
 
@@ -114,9 +135,17 @@ struct StoredTrack: Codable {
         length = track.length
     }
 
+    /// The track, with numbers no real file has made unknown: a length outside
+    /// 0…`StoredState.maximumTime`, track and disc numbers outside 0…Int32.max (MPRIS sends
+    /// them as int32).
     func track(at path: FilePath) -> Track {
         Track(path: path, title: title, artists: artists, album: album, albumArtists: albumArtists,
-              genres: genres, trackNumber: trackNumber, discNumber: discNumber, date: date, length: length)
+              genres: genres, trackNumber: trackNumber.flatMap(Self.number), discNumber: discNumber.flatMap(Self.number),
+              date: date, length: length.flatMap { (0...StoredState.maximumTime).contains($0) ? $0 : nil })
+    }
+
+    private static func number(_ value: Int) -> Int? {
+        (0...Int(Int32.max)).contains(value) ? value : nil
     }
 }
 
@@ -124,14 +153,16 @@ struct StoredTrack: Codable {
 /// `kill -9` loses at most a second without rewriting the whole queue that often.
 struct StoredPosition: Codable {
     var version: Int
+    var sequence: UInt64?
     var currentIndex: Int?
     /// The current track's file, as `StoredTrack` keeps it: text when UTF-8, else a URI.
     var trackPath: String?
     var trackURI: String?
     var position: Int64
 
-    init(version: Int, currentIndex: Int?, track: FilePath?, position: Int64) {
+    init(version: Int, sequence: UInt64?, currentIndex: Int?, track: FilePath?, position: Int64) {
         self.version = version
+        self.sequence = sequence
         self.currentIndex = currentIndex
         (trackPath, trackURI) = track.map(StoredPath.fields(for:)) ?? (nil, nil)
         self.position = position

@@ -119,7 +119,7 @@ public struct PlayerState: Sendable, Equatable {
         case .corkRequested: return beginInterruption(.corkRequest, at: now)
         case .uncorkRequested: return endInterruption(.corkRequest, at: now)
         case .sleepImminent: return prepareForSleep(at: now)
-        case .setPolicy(let newPolicy): policy = newPolicy; return []
+        case .setPolicy(let newPolicy): return setPolicy(newPolicy)
         case .otherPlayerChanged(let player): return otherPlayerChanged(player, at: now)
         case .otherPlayerGone(let name): return otherPlayerGone(name, at: now)
         case .handBackDue: return handBackDue(at: now)

@@ -52,6 +52,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private(set) var busName = MPRISNames.busName
     private var lostSoundServer = false
     private var sleepWatcher: SleepWatcher?
+    /// What the configuration said at start or at the last SIGHUP.
+    private var settings = Settings()
     private var otherPlayers: OtherPlayersWatcher?
 
     private let shelf: PlaylistShelf
@@ -72,12 +74,17 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     func start(playing tracks: [Track], settings: Settings, volumeFlag: Double?,
                reload: @escaping () throws(ConfigurationError) -> Settings) throws(DBusError) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
-        connection.onDisconnect = {
-            // Losing the session bus is fatal: systemd restarts us on a fresh one.
-            Log.error("lost the D-Bus session bus; exiting")
+        connection.onDisconnect = { [unowned self] in
+            // Losing the session bus is fatal: systemd restarts us on a fresh one. The state
+            // is saved first (synchronously), so the restart resumes where the music was.
+            Log.error("lost the D-Bus session bus; saving the state and exiting")
+            keeper.flush(player.memento(at: MonotonicClock.now()))
             exit(1)
         }
         busName = try claimBusName()
+        // After the bus name: a second instance finds the state folder locked and leaves it be.
+        keeper.claim()
+        self.settings = settings
         mpris = try MPRISService(connection: connection, host: self)
         output.start { [weak self] event, serial in
             guard let self else { return }
@@ -91,11 +98,12 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         otherPlayers.start()
         self.otherPlayers = otherPlayers
         handle(.setPolicy(settings.policy))
-        if settings.pauseBeforeSleep {
-            let sleepWatcher = SleepWatcher(queue: coreQueue) { [weak self] in self?.handle(.sleepImminent) }
-            sleepWatcher.start()
-            self.sleepWatcher = sleepWatcher
+        // Each sleep setting does only its own thing: the watcher serves both.
+        let sleepWatcher = SleepWatcher(queue: coreQueue, pauseBeforeSleep: settings.pauseBeforeSleep) { [weak self] in
+            self?.handle(.sleepImminent)
         }
+        if settings.pauseBeforeSleep || settings.inhibitSleepWhilePlaying { sleepWatcher.start() }
+        self.sleepWatcher = sleepWatcher
         shelf.onChange = { [weak self] old, new in
             guard let self else { return }
             self.mpris?.announcePlaylistChanges(from: old, to: new, activeBefore: self.shelf.active, activeNow: self.shelf.active)
@@ -134,16 +142,32 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: coreQueue)
         source.setEventHandler { [self] in
             do throws(ConfigurationError) {
-                let settings = try reload()
-                Log.threshold = settings.logLevel
-                handle(.setPolicy(settings.policy))
-                Log.info("configuration reloaded")
+                apply(try reload())
             } catch {
                 Log.error("configuration not reloaded: \(error.description)")
             }
         }
         source.resume()
         signalSources.append(source)
+    }
+
+    /// Applies everything that can change while running, and says what cannot.
+    private func apply(_ new: Settings) {
+        let changes = settings.changes(to: new)
+        settings = new
+        Log.threshold = new.logLevel
+        handle(.setPolicy(new.policy))
+        sleepWatcher?.pauseBeforeSleep = new.pauseBeforeSleep
+        if new.pauseBeforeSleep || new.inhibitSleepWhilePlaying { sleepWatcher?.start() }
+        let described = changes.map { "\($0.key) \($0.old) → \($0.new)" }.joined(separator: ", ")
+        Log.info("configuration reloaded" + (changes.isEmpty ? " (nothing changed)" : ": " + described))
+        for change in changes {
+            switch change.takesEffect {
+            case .now: break
+            case .nextStart: Log.notice("\(change.key) is read only when aubade serve starts: the next start uses it")
+            case .restart: Log.notice("\(change.key) takes effect after a restart (systemctl --user restart aubade)")
+            }
+        }
     }
 
     private func claimBusName() throws(DBusError) -> String {

@@ -1,14 +1,24 @@
 import Glibc
 import MPRIS
 import PlayerCore
+import Synchronization
 
 /// One line per event on stderr, with a level.
 ///
 /// Under systemd (`JOURNAL_STREAM` set) each line starts with the syslog priority `<N>`, so the
 /// journal shows levels; elsewhere the level is spelled out.
-final class Log: @unchecked Sendable {
-    // Set once at start-up, before any other thread runs; read-only afterwards.
-    nonisolated(unsafe) static var threshold = LogLevel.info
+final class Log: Sendable {
+    /// The least important level written. SIGHUP changes it on the core queue while other
+    /// threads (the persistence queue, PulseAudio's mainloop, the loading queue) log: an
+    /// atomic, so that is no data race.
+    static var threshold: LogLevel {
+        get { LogLevel.allCases[thresholdIndex.load(ordering: .relaxed)] }
+        set { thresholdIndex.store(LogLevel.allCases.firstIndex(of: newValue) ?? 0, ordering: .relaxed) }
+    }
+
+    /// `threshold` as its index in `LogLevel.allCases` (always a valid one: only the setter
+    /// stores).
+    private static let thresholdIndex = Atomic<Int>(LogLevel.allCases.firstIndex(of: .info) ?? 0)
     private static let toJournal = getenv("JOURNAL_STREAM") != nil
 
     static func write(_ level: LogLevel, _ message: String) {

@@ -2,11 +2,16 @@ import DBusKit
 import Dispatch
 import Glibc
 
-/// Pauses before the system sleeps: holds a logind "delay" inhibitor while nothing happens,
-/// and on `PrepareForSleep(true)` lets the player pause, then releases it so the suspend goes
-/// on (logind waits for delay inhibitors, at most InhibitDelayMaxSec). No automatic resume.
+/// logind's two sleep features, each on its own setting:
+/// - `pauseBeforeSleep` (pause-before-sleep): holds a logind "delay" inhibitor while nothing
+///   happens, and on `PrepareForSleep(true)` lets the player pause, then releases it so the
+///   suspend goes on (logind waits for delay inhibitors, at most InhibitDelayMaxSec). No
+///   automatic resume.
+/// - `keepAwake` (inhibit-sleep-while-playing, decided by PlayerCore's policy): a "block"
+///   inhibitor while playing, so an idle machine does not suspend under the music.
 ///
-/// Without a system bus (a container, CI) the feature is off, said once in the log.
+/// Either can be turned on or off while running (SIGHUP). Without a system bus (a container,
+/// CI) both are off, said once in the log.
 final class SleepWatcher {
     private static let logind = "org.freedesktop.login1"
     private static let managerPath = "/org/freedesktop/login1"
@@ -18,8 +23,17 @@ final class SleepWatcher {
     /// The inhibitor lock: logind keeps the delay as long as this descriptor is open.
     private var inhibitor: Int32?
 
-    init(queue: DispatchQueue, onSleep: @escaping () -> Void) {
+    /// Whether to pause before sleep (and so hold the delay inhibitor); may change any time.
+    var pauseBeforeSleep: Bool {
+        didSet {
+            guard pauseBeforeSleep != oldValue else { return }
+            if pauseBeforeSleep { takeInhibitor() } else { releaseInhibitor() }
+        }
+    }
+
+    init(queue: DispatchQueue, pauseBeforeSleep: Bool, onSleep: @escaping () -> Void) {
         self.queue = queue
+        self.pauseBeforeSleep = pauseBeforeSleep
         self.onSleep = onSleep
     }
 
@@ -28,19 +42,22 @@ final class SleepWatcher {
         if let blocker { close(blocker) }
     }
 
+    /// Connects to the system bus, unless connected already.
     func start() {
+        guard connection == nil else { return }
         do {
             let connection = try Connection(bus: .system, queue: queue)
             try connection.addMatch("type='signal',sender='\(Self.logind)',interface='\(Self.managerInterface)',member='PrepareForSleep'")
             connection.onSignal = { [weak self] message in self?.receive(message) }
             connection.onDisconnect = { [weak self] in
-                Log.warning("lost the system bus: pausing before sleep is off")
+                Log.warning("lost the system bus: pausing before sleep is off, and so is the sleep inhibitor while playing")
                 self?.connection = nil
             }
             self.connection = connection
-            takeInhibitor()
+            if pauseBeforeSleep { takeInhibitor() }
+            if wantsBlock { keepAwake(true) }
         } catch {
-            Log.notice("no system bus (\(error.message)): pausing before sleep is off")
+            Log.notice("no system bus (\(error.message)): pausing before sleep is off, and so is the sleep inhibitor while playing")
         }
     }
 
@@ -48,11 +65,12 @@ final class SleepWatcher {
         guard message.member == "PrepareForSleep", case .boolean(let goingToSleep)? = try? message.arguments().first
         else { return }
         if goingToSleep {
+            guard pauseBeforeSleep else { return Log.info("the system is going to sleep (pause-before-sleep is off)") }
             Log.info("the system is going to sleep: pausing")
             onSleep()
         } else {
             Log.info("the system woke up")
-            takeInhibitor()
+            if pauseBeforeSleep { takeInhibitor() }
         }
     }
 
@@ -83,7 +101,7 @@ final class SleepWatcher {
     private func takeInhibitor() {
         guard inhibitor == nil else { return }
         inhibit(mode: "delay", why: "Pause the music before sleep") { [weak self] descriptor in
-            guard let self, self.inhibitor == nil else { close(descriptor); return }
+            guard let self, self.pauseBeforeSleep, self.inhibitor == nil else { close(descriptor); return }
             self.inhibitor = descriptor
         }
     }

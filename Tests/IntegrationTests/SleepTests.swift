@@ -54,6 +54,62 @@ final class SleepTests: AubadeTestCase {
         XCTAssertEqual(daemon.stderrLines.filter { $0.contains("pausing before sleep is off") }.count, 1)
     }
 
+    /// pause-before-sleep = false turns off only that: the inhibitor while playing stays.
+    func testTheSleepInhibitorWhilePlayingDoesNotNeedPauseBeforeSleep() throws {
+        let address = try startSystemBus()
+        let logind = try FakeLogind(address: address)
+        self.logind = logind
+        let (home, _) = try home(withConfiguration: "pause-before-sleep = false\n")
+        try startDaemon([fixtures.long.path], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], home: home)
+        try waitForStatus("Playing")
+        try eventually("a block inhibitor while playing", timeout: 5) { logind.blockCount == 1 }
+        XCTAssertTrue(logind.holds("block"))
+        XCTAssertEqual(logind.inhibitCount, 0, "a delay inhibitor with pause-before-sleep = false")
+        try logind.prepareForSleep(true)
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(try playbackStatus(), "Playing", "paused for sleep with pause-before-sleep = false")
+        try playerctl("pause")
+        try eventually("the block inhibitor released on pause", timeout: 5) { !logind.holds("block") }
+    }
+
+    /// SIGHUP applies both sleep settings (and the log level) at once, and names what needs a
+    /// restart.
+    func testSighupAppliesTheSleepSettingsAndNamesWhatNeedsARestart() throws {
+        let address = try startSystemBus()
+        let logind = try FakeLogind(address: address)
+        self.logind = logind
+        let (home, file) = try home(withConfiguration: "pause-before-sleep = false\ninhibit-sleep-while-playing = false\n")
+        let daemon = try startDaemon([fixtures.long.path], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], home: home)
+        try waitForStatus("Playing")
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(logind.inhibitCount + logind.blockCount, 0, "inhibitors with both settings off")
+
+        let playlists = try makeDirectory("reload-playlists")
+        try "playlists-folder = \(playlists.path)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        try eventually("the delay inhibitor after SIGHUP", timeout: 5) { logind.inhibitCount == 1 && logind.holds("delay") }
+        try eventually("the block inhibitor after SIGHUP, while playing", timeout: 5) { logind.blockCount == 1 && logind.holds("block") }
+        let reloaded = daemon.waitForLog(containing: "configuration reloaded", timeout: 5) ?? ""
+        for key in ["pause-before-sleep false → true", "inhibit-sleep-while-playing false → true", "playlists-folder"] {
+            XCTAssertTrue(reloaded.contains(key), "\(key) not in: \(reloaded)")
+        }
+        XCTAssertNotNil(daemon.waitForLog(containing: "playlists-folder takes effect after a restart", timeout: 5))
+
+        // Both off again: both released, while still playing.
+        try "pause-before-sleep = no\ninhibit-sleep-while-playing = no\nlog-level = warning\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let before = daemon.stderrLines.count
+        kill(daemon.pid, SIGHUP)
+        try eventually("both inhibitors released", timeout: 5) { !logind.holds("delay") && !logind.holds("block") }
+        XCTAssertEqual(try playbackStatus(), "Playing")
+        try logind.prepareForSleep(true)
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(try playbackStatus(), "Playing", "paused for sleep after pause-before-sleep was turned off")
+        // log-level = warning: the reload's own info line is no longer written.
+        XCTAssertFalse(daemon.stderrLines.dropFirst(before).contains { $0.contains("configuration reloaded") },
+                       daemon.stderrLines.dropFirst(before).joined(separator: "\n"))
+    }
+
     private func sessionProperty(_ name: String) throws -> DBusValue {
         try Bus.get("org.aubade.AudioSession1", name)
     }
@@ -87,6 +143,19 @@ final class FakeLogind: @unchecked Sendable {
     /// The arguments of the first "delay" Inhibit.
     var inhibitArguments: [String] { lock.withLock { calls.first { $0.last == "delay" } ?? [] } }
     var inhibitorTaken: Bool { inhibitCount > 0 }
+    /// How many "block" inhibitors (inhibit-sleep-while-playing) were asked for.
+    var blockCount: Int { lock.withLock { calls.filter { $0.last == "block" }.count } }
+
+    /// Whether aubade still holds the `index`th inhibitor of `mode` (its read end sees no EOF).
+    func holds(_ mode: String, index: Int = 0) -> Bool {
+        let found: Int32? = lock.withLock {
+            let indices = calls.indices.filter { calls[$0].last == mode }
+            return indices.indices.contains(index) ? readEnds[indices[index]] : nil
+        }
+        guard let fd = found else { return false }
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) == 0
+    }
 
     /// The first "delay" inhibitor's descriptor was closed by aubade: its read end sees end-of-file.
     var inhibitorReleased: Bool {

@@ -54,4 +54,16 @@ import Persistence
         saver.changed()
         #expect(eventually { counter.count == 2 })
     }
+
+    /// At the end the final state is written by other means: the running timer must not save
+    /// (it would take a snapshot of the stopped player and overwrite the final state).
+    @Test func cancelLeavesTheRunningTimerNothingToDo() {
+        let counter = Counter()
+        let saver = DebouncedSaver(delay: 0.1, queue: DispatchQueue(label: "test.saver")) { counter.record() }
+        saver.changed()
+        saver.cancel()
+        #expect(!saver.hasPendingChanges)
+        usleep(300_000)
+        #expect(counter.count == 0)
+    }
 }

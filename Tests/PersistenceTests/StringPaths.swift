@@ -32,3 +32,9 @@ extension BirthTime {
 func == (paths: [FilePath], texts: [String]) -> Bool {
     paths == texts.map { FilePath($0)! }
 }
+
+extension StateWriter {
+    func savePosition(currentIndex: Int?, path: String, position: Microseconds) {
+        savePosition(currentIndex: currentIndex, path: FilePath(path)!, position: position)
+    }
+}

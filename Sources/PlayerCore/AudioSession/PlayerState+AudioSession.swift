@@ -95,8 +95,6 @@ extension PlayerState {
 }
 
 extension PlayerState {
-    static let callProfiles = ["headset_head_unit", "handsfree_head_unit", "headset-head-unit", "headset-head-unit-msbc"]
-
     /// Playing to a Bluetooth headset stuck in its call profile (phone quality): switch it to
     /// A2DP — unless a call is using its microphone. The switch replaces the sink, which
     /// RouteChange reads as an override, so it never pauses.
@@ -104,12 +102,23 @@ extension PlayerState {
         guard policy.preferA2DP, status == .playing, let facts = soundServer,
               let sink = facts.sink(named: facts.ourSinkName), let card = sink.cardName,
               sink.bus == "bluetooth" || sink.api == "bluez",
-              let profile = sink.cardProfile, Self.callProfiles.contains(profile), !sink.cardCaptureInUse,
-              let a2dp = sink.cardProfiles.first(where: { $0.hasPrefix("a2dp") }),
+              let profile = sink.cardProfile, BluetoothProfile.isCall(profile), !sink.cardCaptureInUse,
+              let a2dp = BluetoothProfile.musicProfile(among: sink.cardProfiles),
               requestedProfileSwitch != card
         else { return [] }
         requestedProfileSwitch = card
         return [.output(.switchCardProfile(card: card, profile: a2dp)),
                 .log(.info, "\(sink.description) is in its call profile with no call: switching it to \(a2dp)")]
+    }
+}
+
+extension PlayerState {
+    /// A new policy (at start, and on SIGHUP): applied at once. Turning the sleep inhibitor
+    /// on or off while playing takes or releases it now, not at the next play or pause.
+    mutating func setPolicy(_ newPolicy: AudioSessionPolicy) -> [Effect] {
+        let inhibitedBefore = policy.inhibitSleepWhilePlaying
+        policy = newPolicy
+        guard status == .playing, inhibitedBefore != newPolicy.inhibitSleepWhilePlaying else { return [] }
+        return [.keepAwake(newPolicy.inhibitSleepWhilePlaying)]
     }
 }

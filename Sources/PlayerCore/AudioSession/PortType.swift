@@ -28,9 +28,7 @@ public enum PortType: String, Sendable, CaseIterable {
     private static func bluetooth(_ sink: SinkFacts) -> PortType? {
         guard sink.bus == "bluetooth" || sink.api == "bluez" else { return nil }
         if sink.formFactor == "car" { return .carAudio }
-        let profile = sink.cardProfile ?? ""
-        let callProfiles = ["headset_head_unit", "handsfree_head_unit", "headset-head-unit", "hsp", "hfp"]
-        if callProfiles.contains(where: profile.contains) { return .bluetoothHFP }
+        if let profile = sink.cardProfile, BluetoothProfile.isCall(profile) { return .bluetoothHFP }
         return .bluetoothA2DP
     }
 

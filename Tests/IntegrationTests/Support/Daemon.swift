@@ -63,8 +63,12 @@ final class Daemon {
         process.stderr.waitForLine(containing: text, from: index, timeout: timeout)
     }
 
+    /// The exit status, once its stderr is read to the end too (a last line written just
+    /// before exiting is otherwise still in the pipe when the test looks).
     func waitForExit(timeout: TimeInterval) -> Int32? {
-        process.waitForExit(timeout: timeout)
+        let status = process.waitForExit(timeout: timeout)
+        if status != nil { process.stderr.waitUntilClosed(timeout: 2) }
+        return status
     }
 
     /// SIGTERM, up to 3 s, then SIGKILL; by PID. Then waits (up to 3 s) until the bus has
