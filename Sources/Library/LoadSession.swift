@@ -25,6 +25,22 @@ final class LoadSession {
     /// A playlist with more bad lines than this gets one summary problem instead of one each
     /// (a playlist of binary junk would otherwise log a line per junk line).
     static let problemsListedPerPlaylist = 3
+    /// One load queues at most what the queue holds (AddTrack of `/` would otherwise build a
+    /// track for every MP3 on the machine) …
+    var trackLimit = PlayerState.queueCapacity
+    /// … and looks at no more than this many directory entries, so its time is bounded too.
+    var entryLimit = 2_000_000
+
+    private var tracksFound = 0
+    private var entriesSeen = 0
+    /// A limit was reached: the rest of the load is skipped, reported once.
+    private var stopped = false
+
+    private func stop(_ path: FilePath, _ reason: String) {
+        guard !stopped else { return }
+        stopped = true
+        report(path, reason)
+    }
 
     init(reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track) {
         self.reader = reader
@@ -63,8 +79,15 @@ final class LoadSession {
     }
 
     private func read(_ path: FilePath) -> Track? {
+        guard !stopped else { return nil }
+        guard tracksFound < trackLimit else {
+            stop(path, "not read: one load queues at most \(trackLimit) tracks")
+            return nil
+        }
         do {
-            return try reader(path)
+            let track = try reader(path)
+            tracksFound += 1
+            return track
         } catch {
             report(path, error.reason)
             return nil
@@ -88,6 +111,11 @@ final class LoadSession {
         var files: [FilePath] = []
         var subdirectories: [(path: FilePath, device: UInt64)] = []
         for name in names where !name.isHidden {
+            entriesSeen += 1
+            guard entriesSeen <= entryLimit, !stopped else {
+                stop(directory, "not read further: one load looks at most \(entryLimit) directory entries")
+                break
+            }
             let path = directory.appending(name)
             let isMP3 = name.hasExtension(in: ["mp3"])
             switch try? FileSystem.kind(of: path) {

@@ -1,10 +1,11 @@
 /// Queue changes and what the output reports: the queue advancing by itself.
 extension PlayerState {
     mutating func enqueue(_ tracks: [Track], play: Bool, at now: Instant) -> [Effect] {
-        guard !tracks.isEmpty else { return [] }
+        let (tracks, warnings) = admit(tracks)
+        guard !tracks.isEmpty else { return warnings }
         let ids = shuffle ? queue.insertShuffled(tracks, after: currentID, using: &random)
                           : queue.insert(tracks, after: nil)
-        var effects: [Effect] = [.log(.info, "queued \(tracks.count) track\(tracks.count == 1 ? "" : "s")"),
+        var effects: [Effect] = warnings + [.log(.info, "queued \(tracks.count) track\(tracks.count == 1 ? "" : "s")"),
                                  .trackList(.added(ids, after: ids.first.flatMap(queue.predecessor(of:))))]
         let firstAdded = queue.playOrder.first(where: ids.contains)
         if currentID == nil, let firstAdded {
@@ -19,9 +20,10 @@ extension PlayerState {
 
     /// OpenUri: the tracks go right after the current one and the first plays now.
     mutating func open(_ tracks: [Track], at now: Instant) -> [Effect] {
+        let (tracks, warnings) = admit(tracks)
         let ids = queue.insert(tracks, after: currentID)
-        guard let first = ids.first, let entry = queue.entry(first) else { return [] }
-        return [.trackList(.added(ids, after: queue.predecessor(of: first)))]
+        guard let first = ids.first, let entry = queue.entry(first) else { return warnings }
+        return warnings + [.trackList(.added(ids, after: queue.predecessor(of: first)))]
             + start(entry, from: 0, playing: true, at: now)
     }
 

@@ -1,14 +1,15 @@
 /// Editing the queue from outside (MPRIS TrackList, playlists, the CLI) and restoring it.
 extension PlayerState {
     mutating func addTracks(_ tracks: [Track], at place: QueuePlace, makeCurrent: Bool, at now: Instant) -> [Effect] {
-        guard !tracks.isEmpty else { return [] }
+        let (tracks, warnings) = admit(tracks)
+        guard !tracks.isEmpty else { return warnings }
         let ids: [EntryID]
         switch place {
         case .atStart: ids = queue.insertAtStart(tracks)
         case .after(let anchor): ids = queue.insert(tracks, after: queue.contains(anchor) ? anchor : nil)
         case .atEnd: ids = queue.insert(tracks, after: nil)
         }
-        var effects: [Effect] = [.trackList(.added(ids, after: ids.first.flatMap(queue.predecessor(of:))))]
+        var effects: [Effect] = warnings + [.trackList(.added(ids, after: ids.first.flatMap(queue.predecessor(of:))))]
         if currentID == nil, let first = ids.first { select(first, at: now) }
         if makeCurrent, let first = ids.first, let entry = queue.entry(first) {
             effects += status == .stopped ? start(entry, from: 0, playing: true, at: now) : jump(to: entry, at: now)
@@ -37,7 +38,8 @@ extension PlayerState {
     }
 
     mutating func replaceQueue(with tracks: [Track], play: Bool, at now: Instant) -> [Effect] {
-        var effects = stop(at: now)
+        let (tracks, warnings) = admit(tracks, replacing: true)
+        var effects = warnings + stop(at: now)
         currentID = nil
         queue.replace(with: tracks)
         if shuffle { queue.shuffle(keepingFirst: [], using: &random) }
@@ -54,7 +56,8 @@ extension PlayerState {
     /// The saved state comes back: same track, Paused at the saved position, nothing heard
     /// until asked (the output is prepared corked, so Play starts at once).
     mutating func restore(_ memento: PlayerMemento, at now: Instant) -> [Effect] {
-        var effects = stop(at: now)
+        let (memento, warnings) = admit(memento)
+        var effects = warnings + stop(at: now)
         currentID = nil
         loopStatus = memento.loopStatus
         shuffle = memento.shuffle
