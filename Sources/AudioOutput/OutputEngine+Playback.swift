@@ -66,6 +66,13 @@ extension OutputEngine {
 
     /// Drops everything queued on the stream (it plays nothing more) but keeps it.
     private func silence(_ stream: Stream) {
+        forgetQueued()
+        bytesSinceFlush = 0
+        flush(stream)
+    }
+
+    /// Forgets every track written or waiting; late replies about them are ignored.
+    private func forgetQueued() {
         generation += 1
         current = nil
         next = nil
@@ -75,9 +82,7 @@ extension OutputEngine {
         draining = false
         pendingStarts = []
         pendingFinish = nil
-        bytesSinceFlush = 0
         startTimer?.cancel()
-        flush(stream)
     }
 
     /// `enqueue`: the gapless follow-up, written right after the previous source's last byte.
@@ -162,18 +167,9 @@ extension OutputEngine {
 
     /// Disconnects and forgets the stream and everything queued on it.
     func releaseStream() {
-        generation += 1
+        forgetQueued()
         awaitingFormat = nil
-        current = nil
-        next = nil
-        waitingAfter = nil
-        askedNext = nil
-        endRequested = false
-        draining = false
-        pendingStarts = []
-        pendingFinish = nil
         lastStarted = nil
-        startTimer?.cancel()
         guard let stream else { return }
         stream.onStateChange = nil
         stream.onWriteRequest = nil

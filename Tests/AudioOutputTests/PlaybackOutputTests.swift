@@ -203,17 +203,11 @@ final class OutputBox: @unchecked Sendable {
 }
 
 /// The output with tracks that open slowly or not at all (decoded ahead off the mainloop).
-final class SlowSourceOutputTests: XCTestCase {
-    private let a = EntryID(11), b = EntryID(12), c = EntryID(13)
+extension PlaybackOutputTests {
 
     func testPlayReturnsAtOnceAndStartsWhenTheSlowTrackHasOpened() throws {
-        let server = try PulseServer()
-        try server.start()
-        defer { server.stop(); server.removeFiles() }
         let log = EventLog()
-        let output = PlaybackOutput(identity: StreamIdentity()) { log.append($0) }
-        defer { output.shutdown() }
-        try output.connect()
+        let output = try makeOutput(log)
         let slow = DecodeAhead {
             usleep(1_000_000)
             return sineSource(seconds: 2)
@@ -228,27 +222,20 @@ final class SlowSourceOutputTests: XCTestCase {
     }
 
     func testAnUnplayableFollowUpIsReportedAndTheOutputWaitsForTheNext() throws {
-        let server = try PulseServer()
-        try server.start()
-        defer { server.stop(); server.removeFiles() }
         let log = EventLog()
-        let output = PlaybackOutput(identity: StreamIdentity()) { log.append($0) }
-        defer { output.shutdown() }
-        try output.connect()
+        let output = try makeOutput(log)
         struct Broken: Error, CustomStringConvertible { var description: String { "not audio" } }
         output.play(sineSource(seconds: 0.4), entry: a, title: "A", artist: nil, playing: true)
         XCTAssertNotNil(log.wait(for: .needsNext(after: a)))
         output.enqueue(DecodeAhead { throw Broken() }, entry: b, title: "B", artist: nil)
         XCTAssertNotNil(log.wait(for: .unplayable(b, "not audio")))
-        output.enqueue(sineSource(seconds: 0.4), entry: c, title: "C", artist: nil)
-        XCTAssertNotNil(log.wait(for: .started(c)))
+        output.enqueue(sineSource(seconds: 0.4), entry: EntryID(3), title: "C", artist: nil)
+        XCTAssertNotNil(log.wait(for: .started(EntryID(3))))
         XCTAssertNil(log.time(of: .started(b)))
     }
 
     func testEventsCarryTheSerialOfTheirRun() throws {
-        let server = try PulseServer()
-        try server.start()
-        defer { server.stop(); server.removeFiles() }
+        _ = try server
         let events = Mutex<[(OutputEvent, PlaySerial)]>([])
         let output = PlaybackOutput(identity: StreamIdentity(), serialEvents: { event, serial in
             events.withLock { $0.append((event, serial)) }
