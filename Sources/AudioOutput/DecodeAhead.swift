@@ -85,7 +85,12 @@ public final class DecodeAhead: @unchecked Sendable {
         // Only fails for lack of resources: a programmer error at this size.
         let result = pthread_mutex_init(mutex, nil)
         precondition(result == 0, "pthread_mutex_init failed: \(result)")
-        queue.async { [weak self] in self?.open(with: open) }
+        // `self` is not held while the file opens: a track dropped meanwhile (Next on a hung
+        // disk) is freed at once, and its open's result is thrown away.
+        queue.async { [weak self] in
+            let opened = Result { try open() }
+            self?.opened(opened)
+        }
     }
 
     /// An already-open source (tests, generated PCM).
@@ -147,8 +152,10 @@ public final class DecodeAhead: @unchecked Sendable {
                     return (.bytes(copied), refill)
                 }
                 if shared.sourceEnded {
+                    // Nothing heard of a track read from its start: it is not playable (and is
+                    // dropped, rather than failing again at every pass of a looping queue).
+                    if shared.delivered == 0, emptyIsUnplayable { return (.unplayable(shared.failure ?? "no audio in it"), false) }
                     if let failure = shared.failure { return (.failed(failure), false) }
-                    if shared.delivered == 0, emptyIsUnplayable { return (.unplayable("no audio in it"), false) }
                     return (.end, false)
                 }
                 shared.starved = true
@@ -163,13 +170,16 @@ public final class DecodeAhead: @unchecked Sendable {
 
     // MARK: - The decoder's queue
 
-    private func open(with opener: @Sendable () throws -> PCMSource) {
-        do {
-            let source = try opener()
+    private func opened(_ result: Result<PCMSource, any Error>) {
+        switch result {
+        case .success(let source):
             self.source = source
             let capacity = max(source.format.bytes(seconds: Self.bufferSeconds), Self.chunkBytes * 2)
             withLock { $0.ring = ByteRing(capacity: capacity) }
-        } catch {
+            // Still `.opening` to the reader: the format is published once a first stretch is
+            // decoded, so the stream starts with enough in hand to ride out a busy CPU.
+            fill()
+        case .failure(let error):
             let wake = withLock { shared -> (@Sendable () -> Void)? in
                 shared.status = .unplayable(Self.describe(error))
                 shared.filling = false
@@ -177,61 +187,62 @@ public final class DecodeAhead: @unchecked Sendable {
                 return shared.wake
             }
             wake?()
-            return
         }
-        // Still `.opening` to the reader: the format is published once a first stretch is
-        // decoded, so the stream starts with enough in hand to ride out a busy CPU.
-        fill()
     }
 
-    /// Decodes until the buffer is full, the source ends or fails. Reads the disk without
-    /// holding the lock; the reader keeps draining meanwhile.
+    /// Decodes one chunk, then queues the next step until the buffer is full or the source
+    /// ends. One chunk a step: a track dropped by the output (nothing else holds it) stops
+    /// decoding at once. Reads the disk without holding the lock; the reader drains meanwhile.
     private func fill() {
         guard let source else { return }
         let frame = source.format.bytesPerFrame
         let chunk = Self.chunkBytes - Self.chunkBytes % frame
         if scratch.count != chunk { scratch = [UInt8](repeating: 0, count: chunk) }
-        while true {
-            let room = withLock { $0.ring.freeSpace }
-            guard room >= chunk else { break }
-            var produced = 0
-            var failure: String?
-            scratch.withUnsafeMutableBytes { buffer in
-                do {
-                    produced = try source.read(buffer)
-                } catch {
-                    failure = Self.describe(error)
-                }
-            }
-            produced = max(0, min(produced - produced % frame, chunk))
-            let ended = produced == 0
-            let initialBytes = source.format.bytes(seconds: Self.initialSeconds)
-            let wake = scratch.withUnsafeBytes { bytes in
-                withLock { shared -> (@Sendable () -> Void)? in
-                    if produced > 0 { _ = shared.ring.write(UnsafeRawBufferPointer(rebasing: bytes[0..<produced])) }
-                    if ended {
-                        shared.sourceEnded = true
-                        shared.failure = failure
-                        shared.filling = false
-                    }
-                    var published = false
-                    if shared.status == .opening, ended || shared.ring.count >= initialBytes {
-                        shared.status = .open(source.format)
-                        published = true
-                    }
-                    // The end always wakes the output: it asks for the next track then.
-                    guard shared.starved || ended || published else { return nil }
-                    shared.starved = false
-                    return shared.wake
-                }
-            }
-            wake?()
-            if ended {
-                self.source = nil  // closes the file now, not when the output lets go
-                return
+        // The room check and clearing `filling` happen under one lock, so a reader that drains
+        // the buffer in between sees `filling == false` and queues the next fill itself.
+        let hasRoom = withLock { shared -> Bool in
+            if shared.ring.freeSpace >= chunk { return true }
+            shared.filling = false
+            return false
+        }
+        guard hasRoom else { return }
+        var produced = 0
+        var failure: String?
+        scratch.withUnsafeMutableBytes { buffer in
+            do {
+                produced = try source.read(buffer)
+            } catch {
+                failure = Self.describe(error)
             }
         }
-        withLock { $0.filling = false }
+        produced = max(0, min(produced - produced % frame, chunk))
+        let ended = produced == 0
+        let initialBytes = source.format.bytes(seconds: Self.initialSeconds)
+        let wake = scratch.withUnsafeBytes { bytes in
+            withLock { shared -> (@Sendable () -> Void)? in
+                if produced > 0 { _ = shared.ring.write(UnsafeRawBufferPointer(rebasing: bytes[0..<produced])) }
+                if ended {
+                    shared.sourceEnded = true
+                    shared.failure = failure
+                    shared.filling = false
+                }
+                var published = false
+                if shared.status == .opening, ended || shared.ring.count >= initialBytes {
+                    shared.status = .open(source.format)
+                    published = true
+                }
+                // The end always wakes the output: it asks for the next track then.
+                guard shared.starved || ended || published else { return nil }
+                shared.starved = false
+                return shared.wake
+            }
+        }
+        wake?()
+        if ended {
+            self.source = nil  // closes the file now, not when the output lets go
+            return
+        }
+        queue.async { [weak self] in self?.fill() }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -57,7 +57,9 @@ extension OutputEngine {
             startDrain(after: feed.entry)
         } else {
             waitingAfter = feed.entry
-            if askedNext != feed.entry { emit(.needsNext(after: feed.entry)) }
+            // Again even if asked early: the app ignores a question it has answered, and one
+            // it did not answer must not leave the output waiting for ever.
+            emit(.needsNext(after: feed.entry))
         }
     }
 

@@ -31,7 +31,9 @@ extension PlayerState {
     var lastHandedToOutput: EntryID? { upcoming.last ?? currentID }
 
     mutating func outputStarted(_ entryID: EntryID, at now: Instant) -> [Effect] {
-        guard let index = upcoming.firstIndex(of: entryID) else { return [] }
+        guard let index = upcoming.firstIndex(of: entryID) else {
+            return entryID == currentID ? currentBecameAudible(at: now) : []
+        }
         upcoming.removeFirst(index + 1)
         currentID = entryID
         clock.freeze(at: now)
@@ -39,6 +41,22 @@ extension PlayerState {
         if status == .playing { clock.start(at: now) }
         return []
     }
+
+    /// The current entry's first sample after a `play` is heard now. The clock ran from the
+    /// command; a start that took long (a slow disk) is corrected, and announced as a seek
+    /// since clients could not predict it. Ordinary starts (~0.3 s of buffering) are left be.
+    private mutating func currentBecameAudible(at now: Instant) -> [Effect] {
+        guard let from = startedFrom else { return [] }
+        startedFrom = nil
+        guard status == .playing, position(at: now) - from > Self.startDelayCorrection else { return [] }
+        clock.freeze(at: now)
+        clock.set(from, at: now)
+        clock.start(at: now)
+        return [.seeked(from)]
+    }
+
+    /// A start later than this after the command moves the clock back to where it started.
+    static let startDelayCorrection: Microseconds = 750_000
 
     /// Gapless: decide now what follows `entryID`, while the output still has audio buffered.
     mutating func outputNeedsNext(after entryID: EntryID) -> [Effect] {

@@ -13,8 +13,9 @@ extension PlayerState {
         soundServerMissing = true
         // The stream and the gapless follow-up it held are gone with the connection.
         upcoming = []
-        // Its devices are gone with it: no route until it reports again.
-        soundServer = nil
+        // The last facts stay: what the server reports when it is back is compared with them
+        // (headphones gone meanwhile is a route change, a call ended meanwhile ends the
+        // interruption).
         var effects: [Effect] = [.log(.warning, "sound server lost (\(reason))")]
         guard status == .playing else { return effects }
         status = .paused

@@ -15,12 +15,6 @@ extension PlayerState {
             return [.output(.resume)]
         case .stopped:
             guard let entry = current ?? queue.firstInPlayOrder.flatMap({ queue.entry($0) }) else { return [] }
-            if soundServerMissing {
-                var effects = start(entry, from: 0, playing: false, at: now)
-                pauseReason = .noSoundServer
-                effects.append(.log(.info, "no sound server: playing when it is back"))
-                return effects
-            }
             return start(entry, from: 0, playing: true, at: now)
         }
     }
@@ -127,11 +121,17 @@ extension PlayerState {
     mutating func start(_ entry: QueueEntry, from position: Microseconds, playing: Bool, at now: Instant) -> [Effect] {
         currentID = entry.id
         upcoming = []
+        // Without a sound server nothing can be heard: whatever asked to play (Play, GoTo,
+        // OpenUri, a playlist) prepares the entry and plays it when the server is back.
+        let waitsForServer = playing && soundServerMissing
+        let playing = playing && !waitsForServer
         if playing || status != .paused { pauseReason = playing ? .none : .user }
         status = playing ? .playing : .paused
+        if waitsForServer { pauseReason = .noSoundServer }
         clock.freeze(at: now)
         clock.set(position, at: now)
         if playing { clock.start(at: now) }
+        startedFrom = position
         return [.output(.play(entry, from: position, playing: playing))]
     }
 

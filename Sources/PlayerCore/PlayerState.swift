@@ -33,6 +33,9 @@ public struct PlayerState: Sendable, Equatable {
     public internal(set) var soundServerMissing = false
     /// When the server last dropped our stream, to give up on a stream that keeps failing.
     var lastStreamLoss: Instant?
+    /// Where the last `play` handed to the output starts, until the output says it is audible:
+    /// opening a file on a slow disk can take seconds, and the clock must not run ahead of it.
+    var startedFrom: Microseconds?
 
     public init(randomSeed: UInt64 = 0x5EED) {
         random = RandomSource(seed: randomSeed)

@@ -23,9 +23,10 @@ import PlayerCore
 //    with the mainloop lock held. Copies decoded PCM out of each track's `DecodeAhead`
 //    buffer into the stream, tracks boundaries; its events hop to the core queue
 //    (`coreQueue.async`). It takes only the decode buffers' own short locks.
-// 3. Decoder queues ("aubade.decoder", one serial queue per track handed to the output, at
-//    most the current and the next alive, plus a replaced one finishing a read): open, probe,
-//    seek and decode the file into a bounded buffer (~2 s). They take their buffer's lock, and
+// 3. Decoder queues ("aubade.decoder", one serial queue per track handed to the output; the
+//    current and the next are alive, a dropped one stops after the chunk or the open it is
+//    in — on a hung disk that open holds its worker thread until the read returns): open,
+//    probe, seek and decode the file into a bounded buffer (~2 s), a chunk per step. They take their buffer's lock, and
 //    the mainloop lock only to wake the PulseAudio thread, never both at once.
 // 4. The loading queue ("aubade.loading", serial): tags and folders for AddTrack, OpenUri,
 //    ActivatePlaylist and the music folders, cover lookups, listing and writing the playlists
@@ -289,7 +290,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private func handle(_ event: OutputEvent, serial: PlaySerial) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
         switch event {
-        case .started, .needsNext, .finished, .failed, .unplayable:
+        case .started, .needsNext, .finished, .failed, .unplayable, .streamLost:
             // About a run replaced since (a seek or restart of the same entry): a `.finished`
             // of the old run would otherwise end the new one.
             guard output.isCurrent(serial) else {

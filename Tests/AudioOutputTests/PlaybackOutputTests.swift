@@ -186,13 +186,29 @@ final class PlaybackOutputTests: XCTestCase {
         XCTAssertNotNil(log.wait(for: .started(a)))
     }
 
-    func testFailingSourceReportsFailedThenNeedsNext() throws {
+    func testASourceFailingPartWayReportsFailedThenNeedsNext() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        let tone = sineSource(seconds: 0.6)
+        let reads = Mutex(0)
+        let breaking = PCMSource(format: tone.format) { buffer in
+            // A little audio, then a broken frame.
+            guard reads.withLock({ count in count += 1; return count }) <= 2 else { throw BrokenSource() }
+            return try tone.read(buffer)
+        }
+        output.play(breaking, entry: a, title: "Breaking", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .needsNext(after: a)))
+        XCTAssertTrue(log.playbackEvents.contains(.failed(a, "broken frame")), "\(log.playbackEvents)")
+    }
+
+    func testASourceFailingBeforeAnyAudioIsUnplayable() throws {
+        // Dropped by the app rather than failing again at every pass of a looping queue.
         let log = EventLog()
         let output = try makeOutput(log)
         let broken = PCMSource(format: PCMFormat(sampleRate: 44100, channels: 2)) { _ in throw BrokenSource() }
         output.play(broken, entry: a, title: "Broken", artist: nil, playing: true)
-        XCTAssertNotNil(log.wait(for: .needsNext(after: a)))
-        XCTAssertEqual(log.playbackEvents.first, .failed(a, "broken frame"))
+        XCTAssertNotNil(log.wait(for: .unplayable(a, "broken frame")))
+        XCTAssertNil(log.time(of: .started(a)))
     }
 }
 
