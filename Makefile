@@ -1,7 +1,7 @@
 # Aubade: the two commands are `make run` and `make test`.
 #   make run [MUSIC="file.mp3 folder/ list.m3u"]   build (release) and play; a demo playlist without MUSIC
-#   make test                                      build and run all tests in a private audio session
-#                                                  (PulseAudio), then the audio-session tests on PipeWire
+#   make test                                      build and run all tests in a private audio session:
+#                                                  PulseAudio, PipeWire, then under TSan and ASan
 #   make install [PREFIX=…] / make uninstall       the binary, the systemd user unit, D-Bus activation
 # SWIFT_FLAGS is passed to every swift build/test (e.g. SWIFT_FLAGS="--build-path /tmp/b").
 
@@ -26,27 +26,21 @@ build: deps
 release: deps
 	swift build -c release $(SWIFT_FLAGS)
 
-# The integration tests of the audio session (route changes, interruptions, `aubade monitor`
-# and `aubade route`, and the check that the harness runs the server it claims to), and the
-# output engine's PipeWire facts (skipped on PulseAudio): they run a second time on PipeWire,
-# the sound server of current desktops.
-PIPEWIRE_TESTS := IntegrationTests\.(SoundServerTests|RouteChangeTests|InterruptionTests|AudioSessionCommandTests)|AudioOutputTests\.PipeWireFactsTests
-
-# Two runs of the tests built once: everything on PulseAudio (with module-role-cork), then the
-# audio-session tests on PipeWire (pipewire + wireplumber + pipewire-pulse). Both always run;
-# each prints swift test's own summary; make test fails if either fails.
+# make test = .ci/run = scripts/run-tests, in timed phases (the script's header says more):
+#   the debug build; every test on PulseAudio (with module-role-cork); every integration test on
+#   PipeWire (pipewire + wireplumber + pipewire-pulse); then, per SANITIZERS, the tests and the
+#   daemon built with --sanitize=thread (.build/tsan) and --sanitize=address (.build/asan), every
+#   test run again under each. All runs happen; each prints swift test's own summary, then a table
+#   of every phase's wall time; make test fails if any run fails, leaves anything in its private
+#   TMPDIR, or gets a sanitizer report from any process (the daemons included).
+# SANITIZERS= (empty) skips the sanitizer builds and runs; TEST_FILTER=regex runs only those tests.
 # Not --parallel: the integration tests start the daemon, whose bus name is fixed, so they
 # must run one at a time.
+SANITIZERS ?= thread address
+TEST_FILTER ?=
+
 test: deps
-	swift build --build-tests $(SWIFT_FLAGS)
-	@pulse=0; pipewire=0; \
-	echo "=== make test: all tests, on PulseAudio"; \
-	scripts/audio-session --server pulseaudio -- swift test --skip-build $(SWIFT_FLAGS) || pulse=$$?; \
-	echo "=== make test: audio-session tests, on PipeWire"; \
-	scripts/audio-session --server pipewire -- swift test --skip-build $(SWIFT_FLAGS) --filter '$(PIPEWIRE_TESTS)' || pipewire=$$?; \
-	echo "=== make test: PulseAudio run $$( ((pulse)) && echo "FAILED (exit $$pulse)" || echo passed)," \
-	     "PipeWire run $$( ((pipewire)) && echo "FAILED (exit $$pipewire)" || echo passed)"; \
-	((pulse == 0 && pipewire == 0))
+	@SWIFT_FLAGS='$(SWIFT_FLAGS)' SANITIZERS='$(SANITIZERS)' TEST_FILTER='$(TEST_FILTER)' scripts/run-tests
 
 # The audio-session benchmark (issue 3): unplug → Paused, our audio reaching the other sink,
 # cork request → Paused, position lost across an interruption (and mpv beside us when installed).

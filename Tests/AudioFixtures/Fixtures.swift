@@ -8,12 +8,29 @@ public enum Fixtures {
         public var description: String
     }
 
-    /// A new empty directory under the system temp dir.
+    /// A new empty directory, inside this test process's own folder under the system temp dir
+    /// (`$TMPDIR`, else /tmp). That folder, with everything the tests wrote into it, is removed
+    /// when the process exits, so callers need not clean up.
     public static func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "aubade-tests-" + UUID().uuidString
+        let path = runDirectory + "/" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// `aubade-tests-<pid>` under the temp dir, made on first use and removed at exit (XCTest and
+    /// Swift Testing both end the test process with exit(), after the last test). One folder per
+    /// process rather than per call: the tests that make directories are many and none removed
+    /// them (two runs of `make test` left hundreds behind).
+    private static let runDirectory: String = {
+        let path = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+            .appendingPathComponent("aubade-tests-\(getpid())", isDirectory: true).path
+        // A folder of an earlier process that had our pid and crashed.
+        try? FileManager.default.removeItem(atPath: path)
+        atexit {
+            try? FileManager.default.removeItem(atPath: Fixtures.runDirectory)
+        }
+        return path
+    }()
 
     /// A sine-wave WAV file.
     public static func makeWAV(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2) throws {

@@ -1,41 +1,52 @@
 import Foundation
 import XCTest
 
-/// A benchmark, not a check: how long from a PlayPause call until PropertiesChanged(PlaybackStatus)
-/// reaches a client. Printed for the README's comparison (mpd + mpDris2 3–4 ms, mpv-mpris ≈ 49 ms);
-/// no assertion on the figure.
+/// How long from a PlayPause call until PropertiesChanged(PlaybackStatus) reaches a client, for
+/// Aubade only (the peers are measured by `make bench`, PeerBenchmarkTests). Prints one BENCHMARK
+/// line with the figures; asserts no figure (the machine may be busy, or run under a sanitizer),
+/// but fails unless every one of the 50 toggles brought its signal, with the status it should
+/// carry (Paused, Playing, Paused, …): a lost signal is a bug, not a slow sample.
 final class LatencyBenchmarkTests: AubadeTestCase {
+    private static let toggles = 50
+
     func testPlayPauseToPropertiesChangedLatency() throws {
         try startPlaying([fixtures.long])
         let client = try LibDBusClient()
         try client.addMatch("type='signal',sender='\(Daemon.busName)',path='\(Bus.objectPath)',"
             + "interface='\(Bus.propertiesInterface)',member='PropertiesChanged'")
         var latencies: [Double] = []
-        var missed = 0
-        for _ in 0..<50 {
+        var missed: [String] = []
+        for toggle in 1...Self.toggles {
+            // Started Playing: odd toggles pause, even ones resume.
+            let expected = toggle % 2 == 1 ? "Paused" : "Playing"
             let sent = DispatchTime.now()
             try client.send(destination: Daemon.busName, path: Bus.objectPath,
                             interface: Bus.playerInterface, member: "PlayPause")
             let deadline = Date(timeIntervalSinceNow: 2)
             var arrived: DispatchTime?
+            var seen: [String] = []
             while arrived == nil, Date() < deadline {
                 guard let message = client.nextMessage(timeout: deadline.timeIntervalSinceNow) else { break }
-                if message.changedInterface == Bus.playerInterface, message.changed["PlaybackStatus"] != nil {
-                    arrived = message.receivedAt
-                }
+                guard message.changedInterface == Bus.playerInterface,
+                      let status = message.changed["PlaybackStatus"] else { continue }
+                let value = status ?? "(not a string)"
+                seen.append(value)
+                if value == expected { arrived = message.receivedAt }
             }
             if let arrived {
                 latencies.append(Double(arrived.uptimeNanoseconds - sent.uptimeNanoseconds) / 1e6)
             } else {
-                missed += 1
+                missed.append("toggle \(toggle) (expected \(expected), PlaybackStatus changes seen: \(seen))")
             }
         }
-        XCTAssertFalse(latencies.isEmpty, "no PropertiesChanged(PlaybackStatus) after any of 50 PlayPause calls")
+        XCTAssertTrue(missed.isEmpty, "\(missed.count) of \(Self.toggles) PlayPause calls brought no "
+                      + "PropertiesChanged(PlaybackStatus) with the new status within 2 s: "
+                      + missed.joined(separator: "; "))
         guard !latencies.isEmpty else { return }
         let sorted = latencies.sorted()
         func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        print(String(format: "BENCHMARK PlayPause → PropertiesChanged(PlaybackStatus): median %.2f ms, p90 %.2f ms, "
-                     + "min %.2f ms, max %.2f ms over %d toggles (%d without a signal)",
-                     percentile(0.5), percentile(0.9), sorted.first!, sorted.last!, sorted.count, missed))
+        print(String(format: "BENCHMARK Aubade PlayPause → PropertiesChanged(PlaybackStatus) at a libdbus client: "
+                     + "median %.2f ms, p90 %.2f ms, min %.2f ms, max %.2f ms over %d toggles (%d without a signal)",
+                     percentile(0.5), percentile(0.9), sorted.first!, sorted.last!, sorted.count, missed.count))
     }
 }

@@ -145,6 +145,7 @@ final class Subprocess: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env["LC_ALL"] = "C"  // pactl, playerctl and friends print translated text otherwise
         for (key, value) in environment { env[key] = value }
+        Subprocess.addLeakCheck(to: &env, for: executable)
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardInput = FileHandle.nullDevice
@@ -168,6 +169,19 @@ final class Subprocess: @unchecked Sendable {
         }
         Subprocess.startReader(outPipe.fileHandleForReading, into: stdout)
         Subprocess.startReader(errPipe.fileHandleForReading, into: stderr)
+    }
+
+    /// Under the AddressSanitizer run of `make test` (scripts/run-tests), aubade's own processes
+    /// (the daemon, the verbs) check for leaks at exit, with the options (a suppressions file)
+    /// in `AUBADE_LSAN_OPTIONS`. Only they: the test runner's leaks at exit are Foundation's
+    /// (Process, Pipe and Thread objects in reference cycles, thousands per run), not the daemon's,
+    /// so its own leak check is off (detect_leaks=0 in ASAN_OPTIONS).
+    private static func addLeakCheck(to env: inout [String: String], for executable: String) {
+        guard let options = env["AUBADE_LSAN_OPTIONS"], !options.isEmpty,
+              URL(fileURLWithPath: executable).lastPathComponent == "aubade" else { return }
+        // Of repeated flags the last one counts.
+        env["ASAN_OPTIONS"] = (env["ASAN_OPTIONS"].map { $0 + " " } ?? "") + "detect_leaks=1"
+        env["LSAN_OPTIONS"] = options
     }
 
     private static func startReader(_ handle: FileHandle, into buffer: OutputBuffer) {
