@@ -98,6 +98,7 @@ extension OutputEngine {
     /// Sets our sink input's volume, or remembers it for the next stream.
     func setVolume(_ volume: Volume) {
         requestedVolume = volume
+        volumeChanges += 1
         guard let context, let stream, stream.state == .ready, let index = stream.index else { return }
         knownVolume = volume
         do throws(PulseError) {
@@ -120,10 +121,13 @@ extension OutputEngine {
 
     /// Reads our sink input's volume; with `report`, a value we did not set is an external change.
     func refreshVolume(index: UInt32, report: Bool) {
+        let changesBefore = volumeChanges
         do throws(PulseError) {
             try context?.sinkInputInfo(index) { [weak self] info in
                 guard let self, let info, info.index == self.stream?.index else { return }
                 let volume = info.volume.average
+                // Asked before our own last change: it may still report the old level.
+                guard changesBefore == self.volumeChanges else { return }
                 guard volume != self.knownVolume else { return }
                 self.knownVolume = volume
                 if report { self.emit(.volumeChanged(volume.fractionOfNorm)) }

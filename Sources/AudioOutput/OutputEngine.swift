@@ -102,6 +102,9 @@ final class OutputEngine: @unchecked Sendable {
     var knownVolume: Volume?
     /// Set by the app before a stream existed: given to the next stream at connect time.
     var requestedVolume: Volume?
+    /// Bumped by every volume we set: a reading asked for before our last change may still
+    /// report the old level, which is not someone else's change.
+    var volumeChanges = 0
 
     // The server's devices and streams, reported as `soundServerChanged`.
     var observer: SoundServerObserver?
