@@ -161,7 +161,7 @@ enum IntrospectionXML {
          hdmi, lineOut, carAudio, unknown), sinkName, portName, description, bus,
          bluetoothProfile: all s; keys that are unknown are left out. Empty when no sink. -->
     <property name="CurrentRoute" type="a{sv}" access="read"/>
-    <!-- none, user, routeChange, interruption, sleep, otherPlayer -->
+    <!-- none, user, routeChange, interruption, sleep, otherPlayer, noSoundServer, streamLost -->
     <property name="PauseReason" type="s" access="read"/>
     <property name="PauseOnRouteLoss" type="b" access="readwrite"/>
     <property name="PauseOnInterruption" type="b" access="readwrite"/>
