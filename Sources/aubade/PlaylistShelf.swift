@@ -33,8 +33,11 @@ final class PlaylistShelf: @unchecked Sendable {
         self.loadingQueue = loadingQueue
     }
 
+    /// The first listing is made at once, before the daemon answers its first call (start-up
+    /// may read the disk: nothing waits on the bus yet), so GetPlaylists never answers an
+    /// empty list just because it came early.
     func start() {
-        reload()
+        apply(Self.list(folder))
         watch()
     }
 
@@ -54,16 +57,19 @@ final class PlaylistShelf: @unchecked Sendable {
         let folder = self.folder
         let done = UncheckedSendable(done)
         loadingQueue.async { [self] in
-            let listing: Result<[(PlaylistInfo, String)], PersistenceError>
-            do throws(PersistenceError) {
-                listing = .success(try folder.list(ordering: .userDefined).map { ($0, folder.iconURI(for: $0) ?? "") })
-            } catch {
-                listing = .failure(error)
-            }
+            let listing = Self.list(folder)
             queue.async { [self] in
                 apply(listing)
                 done.value?()
             }
+        }
+    }
+
+    private static func list(_ folder: PlaylistFolder) -> Result<[(PlaylistInfo, String)], PersistenceError> {
+        do throws(PersistenceError) {
+            return .success(try folder.list(ordering: .userDefined).map { ($0, folder.iconURI(for: $0) ?? "") })
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -44,7 +44,7 @@ final class BadInputCorpusTests: AubadeTestCase {
         XCTAssertEqual(garbage.count, 1, "junk playlist lines:\n\(garbage.joined(separator: "\n"))")
         XCTAssertTrue(garbage.first?.contains(": not a text playlist (byte 0x") == true, "\(garbage)")
         XCTAssertEqual(lines(of: daemon, naming: corpus.longPlaylist.path).count, 1)
-        XCTAssertTrue(lines(of: daemon, naming: "100000 of 100001 lines skipped").count == 1)
+        XCTAssertTrue(lines(of: daemon, naming: "\(BadInputCorpus.longPlaylistLines) of \(BadInputCorpus.longPlaylistLines + 1) lines skipped").count == 1)
         XCTAssertNotNil(daemon.waitForLog(containing: "\(corpus.loopA.path): playlist includes itself", timeout: 1))
         XCTAssertLessThan(daemon.stderrLines.count, 60, "too many log lines:\n\(daemon.stderrLines.prefix(80).joined(separator: "\n"))")
         assertPlaysOn(daemon)
@@ -218,7 +218,13 @@ final class BadInputCorpusTests: AubadeTestCase {
         guard getuid() == 0 else {
             throw XCTSkip("runs `aubade serve` as nobody through runuser, which needs root; not root here")
         }
-        let folder = try makeDirectory("unreadable")
+        // Outside the run's folder: make test's private TMPDIR is 0700, and nobody must reach
+        // every folder above the files (and be refused only by the files' own modes).
+        var template = Array("/tmp/aubade-nobody-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return XCTFail("mkdtemp: \(errno)") }
+        let folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertEqual(chmod(folder.path, 0o755), 0)
         let locked = folder.appendingPathComponent("locked.mp3")
         try FileManager.default.copyItem(at: fixtures.untagged, to: locked)
         XCTAssertEqual(chmod(locked.path, 0), 0)
@@ -228,7 +234,6 @@ final class BadInputCorpusTests: AubadeTestCase {
         XCTAssertEqual(chmod(hidden.path, 0o700), 0)
         let list = folder.appendingPathComponent("list.m3u")
         try "locked.mp3\nprivate/inner.mp3\n".write(to: list, atomically: true, encoding: .utf8)
-        // Folders above must be reachable for nobody (the test run's folder is 0755).
         let result = try Shell.run("runuser", ["-u", "nobody", "--", "env", "HOME=\(folder.path)",
                                                "XDG_CONFIG_HOME=\(folder.path)", try Daemon.binaryPath(), "serve",
                                                locked.path, hidden.appendingPathComponent("inner.mp3").path, list.path],
