@@ -231,8 +231,10 @@ public final class DecodeAhead: @unchecked Sendable {
                     shared.status = .open(source.format)
                     published = true
                 }
-                // The end always wakes the output: it asks for the next track then.
-                guard shared.starved || ended || published else { return nil }
+                // The end always wakes the output: it asks for the next track then. A starved
+                // reader is woken once there is something it can read (not while `.opening`).
+                let readable = shared.starved && shared.status != .opening
+                guard readable || ended || published else { return nil }
                 shared.starved = false
                 return shared.wake
             }
