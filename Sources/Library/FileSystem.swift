@@ -98,10 +98,12 @@ enum FileSystem {
         guard let directory = path.withCString({ opendir($0) }) else { throw Failure(code: errno) }
         defer { closedir(directory) }
         var names: [FilePath] = []
+        // The name is read in place: a dirent record is only as long as its name, so copying
+        // `d_name` (a 256-byte array in the struct) reads past the end of the last record in
+        // the buffer (AddressSanitizer caught it).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                raw.withMemoryRebound(to: CChar.self) { FilePath(cString: $0.baseAddress!) }
-            }
+            let name = FilePath(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name.bytes != [0x2E] && name.bytes != [0x2E, 0x2E] { names.append(name) }
         }
         return names
