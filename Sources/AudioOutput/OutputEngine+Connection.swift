@@ -95,11 +95,15 @@ extension OutputEngine {
 
     // MARK: Volume
 
+    /// How long after our own change a different reading is taken for the old level.
+    static let volumeSettleTime = Duration.milliseconds(1_000)
+
     /// Sets our sink input's volume, or remembers it for the next stream.
     func setVolume(_ volume: Volume) {
         requestedVolume = volume
         volumeChanges += 1
         guard let context, let stream, stream.state == .ready, let index = stream.index else { return }
+        if volume != knownVolume { ownVolumeChangeAt = .now }
         knownVolume = volume
         do throws(PulseError) {
             try context.setSinkInputVolume(index, ChannelVolumes(channels: Int(stream.sampleSpec.channels),
@@ -129,6 +133,12 @@ extension OutputEngine {
                 // Asked before our own last change: it may still report the old level.
                 guard changesBefore == self.volumeChanges else { return }
                 guard volume != self.knownVolume else { return }
+                if report, let own = self.ownVolumeChangeAt, ContinuousClock.now - own < Self.volumeSettleTime {
+                    // Our own change may not be applied yet: look again when it must be.
+                    self.volumeCheckTimer?.schedule(after: UInt64(Self.volumeSettleTime.components.seconds * 1_000_000
+                                                                  + Self.volumeSettleTime.components.attoseconds / 1_000_000_000_000))
+                    return
+                }
                 self.knownVolume = volume
                 if report { self.emit(.volumeChanged(volume.fractionOfNorm)) }
             }

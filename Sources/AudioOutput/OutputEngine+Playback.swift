@@ -259,6 +259,7 @@ extension OutputEngine {
             streamFormat = format
             indexBase = 0  // a new stream's write index starts at 0
             knownVolume = requestedVolume
+            if requestedVolume != nil { ownVolumeChangeAt = .now }  // it settles like a change of ours
         } catch {
             // No stream: say so, or the app would wait for audio that never comes.
             let feed = current

@@ -105,6 +105,12 @@ final class OutputEngine: @unchecked Sendable {
     /// Bumped by every volume we set: a reading asked for before our last change may still
     /// report the old level, which is not someone else's change.
     var volumeChanges = 0
+    /// When we last set the volume: PipeWire applies it a moment later, and readings in
+    /// between still show the old level.
+    var ownVolumeChangeAt: ContinuousClock.Instant?
+    /// Reads the volume again once that moment has passed (an outside change meanwhile is
+    /// reported then).
+    var volumeCheckTimer: MainloopTimer?
 
     // The server's devices and streams, reported as `soundServerChanged`.
     var observer: SoundServerObserver?
@@ -123,6 +129,10 @@ final class OutputEngine: @unchecked Sendable {
         workTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.doWork() }
         startTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.checkStarts() }
         reconnectTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.reconnect() }
+        volumeCheckTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in
+            guard let self, let index = self.stream?.index else { return }
+            self.refreshVolume(index: index, report: true)
+        }
         observer = try SoundServerObserver(mainloop: mainloop, ourStream: { [weak self] in self?.stream },
                                            report: { [weak self] in self?.emit(.soundServerChanged($0)) })
     }
@@ -150,6 +160,7 @@ final class OutputEngine: @unchecked Sendable {
         workTimer = nil
         startTimer = nil
         reconnectTimer = nil
+        volumeCheckTimer = nil
         observer?.shutDown()
         observer = nil
         if let context {
