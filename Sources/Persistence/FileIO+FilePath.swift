@@ -37,10 +37,10 @@ extension FileIO {
         guard let directory = path.withCString({ opendir($0) }) else { throw .system("opendir", path.displayString) }
         defer { closedir(directory) }
         var names: [FilePath] = []
+        // Read in place: copying `d_name` (256 bytes) reads past a short last record (ASan).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                raw.withMemoryRebound(to: CChar.self) { FilePath(cString: $0.baseAddress!) }
-            }
+            let name = FilePath(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name.bytes != [0x2E] && name.bytes != [0x2E, 0x2E] { names.append(name) }
         }
         return names
