@@ -187,10 +187,10 @@ enum FileIO {
         guard let directory = opendir(path) else { throw .system("opendir", path) }
         defer { closedir(directory) }
         var names: [String] = []
+        // Read in place: copying `d_name` (256 bytes) reads past a short last record (ASan).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
