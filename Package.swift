@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Aubade: a background music service for Linux (MPRIS + PulseAudio + libmpg123).
-// Depends on the toolchain and three system libraries only.
+// Depends on the toolchain and four system libraries only.
 import PackageDescription
 
 let package = Package(
@@ -16,11 +16,14 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123",
                        providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Thin Swift wrappers: one file per C concept, no knowledge of the app.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
         .target(name: "PulseKit", dependencies: ["CPulse"]),
         .target(name: "Mpg123Kit", dependencies: ["CMpg123"]),
+        .target(name: "CurlKit", dependencies: ["CCurl"]),
 
         // The pure heart: queue, playback state machine, audio-session policy. No C, no I/O.
         .target(name: "PlayerCore"),
@@ -29,6 +32,8 @@ let package = Package(
         .target(name: "Decoding", dependencies: ["Mpg123Kit", "PlayerCore"]),
         .target(name: "Library", dependencies: ["Decoding", "PlayerCore"]),
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore"]),
+        // Where bytes come from besides files: HTTP(S) streams, ICY titles, reconnecting.
+        .target(name: "Inputs", dependencies: ["CurlKit", "Mpg123Kit", "PlayerCore", "AudioOutput"]),
         .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
@@ -36,11 +41,12 @@ let package = Package(
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
-                                         "Configuration"]),
+                                         "Configuration", "Inputs"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "AudioFixtures"]),

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Glibc
 
 /// One track decoded ahead of the output, on a queue of its own, into a bounded buffer.
@@ -53,7 +54,13 @@ public final class DecodeAhead: @unchecked Sendable {
         /// The reader found nothing: wake it when something arrives.
         var starved = false
         var wake: (@Sendable () -> Void)?
+        /// Marks of decoded audio not yet read out, in order (offsets in the source's PCM).
+        var marks: [SourceMark] = []
     }
+
+    /// At most this many marks wait (a station that changes its title every few bytes
+    /// cannot grow memory); the oldest give way.
+    static let markLimit = 64
 
     private let queue: DispatchQueue
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -74,10 +81,20 @@ public final class DecodeAhead: @unchecked Sendable {
     /// start (a seek to the very end, a restored position), where nothing left is no fault.
     private let emptyIsUnplayable: Bool
 
+    /// Set when this track is dropped, for an `open` that waits (a stream connecting).
+    private let abandoned = Abandonment()
+
     /// Starts opening at once, on the track's own queue; `open` may block on the disk.
     /// `fromStart`: the source begins at the start of the track (see `emptyIsUnplayable`).
+    public convenience init(label: String = "aubade.decoder", fromStart: Bool = true,
+                            open: @escaping @Sendable () throws -> PCMSource) {
+        self.init(label: label, fromStart: fromStart, openUntilAbandoned: { _ in try open() })
+    }
+
+    /// The same for an `open` that may wait for long (a stream that connects and reconnects):
+    /// it is given a function that says whether the track has been dropped meanwhile.
     public init(label: String = "aubade.decoder", fromStart: Bool = true,
-                open: @escaping @Sendable () throws -> PCMSource) {
+                openUntilAbandoned open: @escaping @Sendable (_ isAbandoned: @escaping @Sendable () -> Bool) throws -> PCMSource) {
         emptyIsUnplayable = fromStart
         queue = DispatchQueue(label: label, qos: .userInitiated)
         mutex = .allocate(capacity: 1)
@@ -87,8 +104,9 @@ public final class DecodeAhead: @unchecked Sendable {
         precondition(result == 0, "pthread_mutex_init failed: \(result)")
         // `self` is not held while the file opens: a track dropped meanwhile (Next on a hung
         // disk) is freed at once, and its open's result is thrown away.
+        let abandoned = self.abandoned
         queue.async { [weak self] in
-            let opened = Result { try open() }
+            let opened = Result { try open { abandoned.isSet } }
             self?.opened(opened)
         }
     }
@@ -100,6 +118,7 @@ public final class DecodeAhead: @unchecked Sendable {
     }
 
     deinit {
+        abandoned.set()
         // The decoder closes its file when released: on the decoder's queue, not on whichever
         // thread (often the PulseAudio one, under its lock) let go of this last.
         if let source {
@@ -127,6 +146,20 @@ public final class DecodeAhead: @unchecked Sendable {
         // Not called now even if the track is open already: the caller hands the source to
         // the output next, which reads it anyway.
         withLock { $0.wake = wake }
+    }
+
+    /// Marks whose audio has been read out by now, each with the number of bytes read after
+    /// its point (0 = the last byte read was just before it… count back from the end of what
+    /// `read` returned to place it). PulseAudio thread, after `read`.
+    public func takeReadMarks() -> [(mark: SourceMark, bytesAfter: Int64)] {
+        withLock { shared in
+            let delivered = Int64(shared.delivered)
+            guard let first = shared.marks.first, first.byteOffset < delivered else { return [] }
+            let split = shared.marks.firstIndex { $0.byteOffset >= delivered } ?? shared.marks.endIndex
+            let taken = shared.marks[..<split].map { ($0, delivered - $0.byteOffset) }
+            shared.marks.removeFirst(split)
+            return taken
+        }
     }
 
     /// Copies decoded PCM (whole frames) into `buffer`. PulseAudio thread; never blocks on I/O.
@@ -174,6 +207,11 @@ public final class DecodeAhead: @unchecked Sendable {
         switch result {
         case .success(let source):
             self.source = source
+            // Input that arrives later (a stream between packets) restarts filling here.
+            source.setInputWaker? { [weak self] in
+                guard let self else { return }
+                self.queue.async { [weak self] in self?.fill() }
+            }
             let capacity = max(source.format.bytes(seconds: Self.bufferSeconds), Self.chunkBytes * 2)
             withLock { $0.ring = ByteRing(capacity: capacity) }
             // Still `.opening` to the reader: the format is published once a first stretch is
@@ -208,12 +246,21 @@ public final class DecodeAhead: @unchecked Sendable {
         guard hasRoom else { return }
         var produced = 0
         var failure: String?
+        var starved = false
         scratch.withUnsafeMutableBytes { buffer in
             do {
                 produced = try source.read(buffer)
+            } catch is SourceStarved {
+                starved = true
             } catch {
                 failure = Self.describe(error)
             }
+        }
+        let marks = source.takeMarks?() ?? []
+        if starved {
+            // `filling` stays set: the source's waker queues the next fill, not the reader.
+            if !marks.isEmpty { withLock { Self.keep(marks, in: &$0) } }
+            return
         }
         produced = max(0, min(produced - produced % frame, chunk))
         let ended = produced == 0
@@ -221,6 +268,7 @@ public final class DecodeAhead: @unchecked Sendable {
         let wake = scratch.withUnsafeBytes { bytes in
             withLock { shared -> (@Sendable () -> Void)? in
                 if produced > 0 { _ = shared.ring.write(UnsafeRawBufferPointer(rebasing: bytes[0..<produced])) }
+                Self.keep(marks, in: &shared)
                 if ended {
                     shared.sourceEnded = true
                     shared.failure = failure
@@ -247,10 +295,23 @@ public final class DecodeAhead: @unchecked Sendable {
         queue.async { [weak self] in self?.fill() }
     }
 
+    private static func keep(_ marks: [SourceMark], in shared: inout Shared) {
+        guard !marks.isEmpty else { return }
+        shared.marks += marks
+        if shared.marks.count > markLimit { shared.marks.removeFirst(shared.marks.count - markLimit) }
+    }
+
     private static func describe(_ error: any Error) -> String {
         if let error = error as? CustomStringConvertible { return error.description }
         return String(describing: error)
     }
+}
+
+/// A flag set once, read from the opening queue.
+private final class Abandonment: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
 }
 
 /// Carries a value the compiler cannot prove Sendable across one hand-over.

@@ -81,6 +81,7 @@ extension OutputEngine {
         endRequested = false
         draining = false
         pendingStarts = []
+        pendingMarks = []
         pendingFinish = nil
         startTimer?.cancel()
     }
@@ -200,6 +201,7 @@ extension OutputEngine {
         draining = false
         pendingFinish = nil
         bytesSinceFlush = 0
+        pendingMarks = []
         pendingStarts = announce ? [PendingStart(entry: feed.entry, offset: 0,
                                                  title: feed.title, artist: feed.artist)] : []
     }
@@ -266,6 +268,7 @@ extension OutputEngine {
             current = nil
             next = nil
             pendingStarts = []
+            pendingMarks = []
             if error.function == "pa_sample_spec_valid", let feed {
                 emit(.unplayable(feed.entry, error.message))  // the track's format, not the server
             } else {

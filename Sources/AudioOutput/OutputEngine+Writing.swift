@@ -29,6 +29,10 @@ extension OutputEngine {
                 }
                 try stream.commitWrite(buffer, count: min(count - count % frameSize, usable))
                 bytesSinceFlush += Int64(min(count - count % frameSize, usable))
+                for (mark, bytesAfter) in feed.source.takeReadMarks() {
+                    pendingMarks.append(PendingMark(entry: feed.entry, offset: bytesSinceFlush - bytesAfter, title: mark.title))
+                }
+                if !pendingMarks.isEmpty { checkStarts() }
             }
         } catch {
             // The stream or context is failing; their state callbacks clean up.
@@ -134,7 +138,7 @@ extension OutputEngine {
     /// Announces every pending entry whose first byte has become audible, then a pending
     /// finish, and schedules the timer for the next boundary.
     func checkStarts() {
-        guard let stream, stream.state == .ready, !pendingStarts.isEmpty || pendingFinish != nil else {
+        guard let stream, stream.state == .ready, !pendingStarts.isEmpty || pendingFinish != nil || !pendingMarks.isEmpty else {
             startTimer?.cancel()
             return
         }
@@ -168,6 +172,16 @@ extension OutputEngine {
             }
             pendingStarts.removeFirst()
             announce(first)
+        }
+        while let mark = pendingMarks.first {
+            let point = boundary(mark.offset)
+            guard now > point else {
+                scheduleCheck(in: point - now)
+                return
+            }
+            pendingMarks.removeFirst()
+            updateTrackProperties(title: mark.title.title, artist: mark.title.artist)
+            emit(.markHeard(mark.entry, mark.title))
         }
         if let finish = pendingFinish {
             // After an underrun the read index stops at the end: allow a few ms of slack.

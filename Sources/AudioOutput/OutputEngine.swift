@@ -48,6 +48,14 @@ final class OutputEngine: @unchecked Sendable {
         var artist: String?
     }
 
+    /// A mark of the current source (a station's new title) written at `offset` (bytes since
+    /// the last flush), announced when that byte is heard.
+    struct PendingMark {
+        var entry: EntryID
+        var offset: Int64
+        var title: LiveTitle
+    }
+
     // Connection
     var context: Context?
     /// The app asked for a connection: reconnect when it breaks.
@@ -88,6 +96,7 @@ final class OutputEngine: @unchecked Sendable {
     /// The stream's absolute write index at `bytesSinceFlush == 0`; nil until known.
     var indexBase: Int64?
     var pendingStarts: [PendingStart] = []
+    var pendingMarks: [PendingMark] = []
     /// Draining after `endOfQueue()`: `.finished` comes when the stream time passes `offset`,
     /// or at `deadline`, set once the server's queue ran empty (underflow or drain reply) to
     /// that moment plus the sink's latency. Both are needed: after an underflow libpulse stops

@@ -5,6 +5,8 @@ public enum OutputEvent: Sendable, Equatable {
     /// The first sample of this entry is audible now (within a few ms). For a gapless switch:
     /// when playback crosses the boundary, not when decoding does.
     case started(EntryID)
+    /// A station's new title: the first sample of the song it names is audible now.
+    case markHeard(EntryID, LiveTitle)
     /// The source of this entry is exhausted: answer with `enqueue(...)` or `endOfQueue()`.
     case needsNext(after: EntryID)
     /// After `endOfQueue()`: everything written has been played (drained).

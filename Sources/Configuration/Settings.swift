@@ -27,6 +27,8 @@ public struct Settings: Sendable, Equatable {
     public var preferA2DP = true
     /// Keep the machine from suspending on idle while playing.
     public var inhibitSleepWhilePlaying = true
+    /// A CA bundle for HTTPS stations instead of the system's; nil = the system CAs.
+    public var streamCAFile: String?
 
     public init() {}
 
@@ -213,6 +215,12 @@ struct ConfigurationKey: Sendable {
             meaning: ["Hold a logind sleep inhibitor while playing, released on pause or stop."],
             apply: { settings, value, _ throws(ValueError) in settings.inhibitSleepWhilePlaying = try ValueError.boolean(value) },
             value: { settings in "\(settings.inhibitSleepWhilePlaying)" }),
+        ConfigurationKey(
+            name: "stream-ca-file", placeholder: "FILE", defaultText: "the system's CAs",
+            meaning: ["A PEM bundle of certificate authorities to check HTTPS stations against instead",
+                      "of the system's (a private station, a company proxy). Checking is never turned off."],
+            apply: { settings, value, paths throws(ValueError) in settings.streamCAFile = try paths.absolute(value) },
+            value: { settings in settings.streamCAFile ?? "(system)" }),
     ]
 
     static func named(_ name: String) -> ConfigurationKey? {

@@ -46,6 +46,11 @@ final class LoadSession {
         self.reader = reader
     }
 
+    /// A problem with something that is not a path (a URL, a line of text).
+    func refuse(_ text: String, _ reason: String) {
+        problems.append(LoadProblem(path: text, reason: reason))
+    }
+
     private func report(_ path: FilePath, _ reason: String) {
         problems.append(LoadProblem(path: path.displayString, reason: reason))
     }
@@ -76,6 +81,20 @@ final class LoadSession {
         case .other:
             report(path, "not a regular file")
         }
+    }
+
+    /// A station is queued as it is: nothing is fetched until it plays.
+    func addStream(_ url: StreamURL) {
+        guard !stopped else { return }
+        guard tracksFound < trackLimit else {
+            if !stopped {
+                stopped = true
+                refuse(url.redacted, "not queued: one load queues at most \(trackLimit) tracks")
+            }
+            return
+        }
+        tracksFound += 1
+        tracks.append(Track(stream: url))
     }
 
     private func read(_ path: FilePath) -> Track? {
@@ -157,7 +176,9 @@ final class LoadSession {
         if discs.0 != discs.1 { return discs.0 < discs.1 }
         let numbers = (a.trackNumber ?? Int.max, b.trackNumber ?? Int.max)
         if numbers.0 != numbers.1 { return numbers.0 < numbers.1 }
-        return nameOrder(a.path, b.path)
+        // Only files of one folder are sorted, so both have paths.
+        guard let pathA = a.path, let pathB = b.path else { return false }
+        return nameOrder(pathA, pathB)
     }
 
     // MARK: Playlists
@@ -202,6 +223,8 @@ final class LoadSession {
             switch entry {
             case .path(let path, let alternative):
                 expand(Self.existing(path, orElse: alternative))
+            case .stream(let url):
+                addStream(url)
             case .unusable(let text, let reason):
                 problems.append(LoadProblem(path: text, reason: reason))
             }

@@ -7,6 +7,8 @@ enum PlaylistEntry: Equatable {
     /// written in Latin-1 for files that have since been renamed to UTF-8. The exact bytes
     /// are tried first.
     case path(FilePath, alternative: FilePath?)
+    /// An internet radio station or a file over HTTP(S).
+    case stream(StreamURL)
     /// A line that names nothing we can play, and why; `text` is shortened for messages.
     case unusable(String, reason: String)
 
@@ -19,8 +21,12 @@ enum PlaylistEntry: Equatable {
             return
         }
         if let scheme = Self.scheme(of: line) {
+            if scheme == "http" || scheme == "https" {
+                self = Self.stream(line)
+                return
+            }
             guard scheme == "file" else {
-                self = .unusable(Self.shortened(line), reason: "unsupported URI scheme \"\(scheme)\" (only local files play)")
+                self = .unusable(Self.shortened(line), reason: "unsupported URI scheme \"\(scheme)\" (local files and http(s) streams play)")
                 return
             }
             guard let path = FileURI.path(fromFileURIBytes: line) else {
@@ -37,6 +43,16 @@ enum PlaylistEntry: Equatable {
         let alternative = path.isValidUTF8 ? nil : FilePath(FilePath.displayString(of: line))
         self = .path(FileSystem.absolute(path, relativeTo: directory),
                      alternative: alternative.map { FileSystem.absolute($0, relativeTo: directory) })
+    }
+
+    /// An http(s) line: a stream, if it is a valid address.
+    static func stream(_ line: some Collection<UInt8>) -> PlaylistEntry {
+        let text = String(decoding: line, as: UTF8.self)
+        do {
+            return .stream(try StreamURL(validating: text))
+        } catch {
+            return .unusable(shortened(ArraySlice(line)), reason: error.description)
+        }
     }
 
     /// The lower-cased scheme when `text` starts like a URI ("scheme:" then "/").

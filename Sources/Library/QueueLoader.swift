@@ -34,6 +34,14 @@ public struct QueueLoader: Sendable {
     public func load(_ paths: [FilePath]) -> (tracks: [Track], problems: [LoadProblem]) {
         let session = LoadSession(reader: reader)
         for path in paths {
+            if StreamURL.isStreamAddress(String(decoding: path.bytes.prefix(8), as: UTF8.self)) {
+                switch PlaylistEntry.stream(path.bytes) {
+                case .stream(let url): session.addStream(url)
+                case .unusable(let text, let reason): session.refuse(text, reason)
+                case .path: break
+                }
+                continue
+            }
             session.expand(FileSystem.absolute(path))
         }
         return (session.tracks, session.problems)
@@ -64,7 +72,8 @@ public struct QueueLoader: Sendable {
         return (session.tracks, session.problems)
     }
 
-    /// For MPRIS `OpenUri`: the tracks a `file://` URI names (a file, directory or playlist).
+    /// For MPRIS `OpenUri`: the tracks a `file://` URI names (a file, directory or playlist),
+    /// or the stream an `http(s)://` URI is.
     ///
     /// Throws for other schemes, malformed URIs, and when nothing playable is found (then
     /// the problem says why; for a folder or playlist, that it held nothing playable).
@@ -72,8 +81,15 @@ public struct QueueLoader: Sendable {
         guard let scheme = PlaylistEntry.scheme(of: uri.utf8) ?? (uri.lowercased().hasPrefix("file:") ? "file" : nil) else {
             throw LoadProblem(path: uri, reason: "not a URI")
         }
+        if scheme == "http" || scheme == "https" {
+            do {
+                return [Track(stream: try StreamURL(validating: uri))]
+            } catch {
+                throw LoadProblem(path: String(uri.prefix(200)), reason: error.description)
+            }
+        }
         guard scheme == "file" else {
-            throw LoadProblem(path: uri, reason: "unsupported URI scheme \"\(scheme)\" (only file:// URIs can be played)")
+            throw LoadProblem(path: uri, reason: "unsupported URI scheme \"\(scheme)\" (file://, http:// and https:// URIs can be played)")
         }
         guard let path = FileURI.path(fromFileURI: uri) else {
             throw LoadProblem(path: uri, reason: "malformed file URI")

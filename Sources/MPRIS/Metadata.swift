@@ -13,10 +13,11 @@ enum Metadata {
     static func fields(for entry: QueueEntry?) -> [(String, DBusValue)] {
         guard let entry else { return [("mpris:trackid", .objectPath(TrackPath.noTrack))] }
         let track = entry.track
+        guard case .file(let path) = track.location else { return streamFields(for: entry) }
         var fields: [(String, DBusValue)] = [
             ("mpris:trackid", .objectPath(TrackPath.path(for: entry.id))),
             ("xesam:title", .string(track.displayTitle)),
-            ("xesam:url", .string(FileURI.uri(for: track.path))),
+            ("xesam:url", .string(FileURI.uri(for: path))),
         ]
         if let length = track.length { fields.append(("mpris:length", .int64(length))) }
         if let art = track.artURL { fields.append(("mpris:artUrl", .string(art))) }
@@ -31,6 +32,26 @@ enum Metadata {
             fields.append(("xesam:discNumber", .int32(value)))
         }
         if let date = track.date, !date.isEmpty { fields.append(("xesam:contentCreated", .string(date))) }
+        return fields
+    }
+
+    /// A station: the song on air as title and artist (split from "Artist - Title"), the
+    /// whole announcement in xesam:comment, the station's name as the album; no length while
+    /// live. The URL is published without credentials. The trackid stays the entry's.
+    static func streamFields(for entry: QueueEntry) -> [(String, DBusValue)] {
+        let track = entry.track
+        let live = entry.live
+        let station = live?.station
+        let title = live?.title?.title ?? station ?? track.displayTitle
+        var fields: [(String, DBusValue)] = [
+            ("mpris:trackid", .objectPath(TrackPath.path(for: entry.id))),
+            ("xesam:title", .string(title)),
+            ("xesam:url", .string(track.streamURL?.redacted ?? "")),
+        ]
+        if let artist = live?.title?.artist { fields.append(("xesam:artist", .stringArray([artist]))) }
+        if let text = live?.title?.text { fields.append(("xesam:comment", .stringArray([text]))) }
+        if let station { fields.append(("xesam:album", .string(station))) }
+        if live?.isLive == false, let length = track.length { fields.append(("mpris:length", .int64(length))) }
         return fields
     }
 }

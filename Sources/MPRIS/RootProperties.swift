@@ -4,7 +4,7 @@ internal import DBusKit
 enum RootProperties {
     static let identity = "Aubade"
     static let desktopEntry = "aubade"
-    static let uriSchemes = ["file"]
+    static let uriSchemes = ["file", "http", "https"]
     static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg", "audio/mpeg3",
                             "audio/x-mpegurl", "audio/mpegurl"]
 

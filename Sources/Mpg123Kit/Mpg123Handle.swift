@@ -11,6 +11,7 @@ import Musl
 /// from one thread at a time. The handle (and the file it opened) is freed in `deinit`.
 public final class Mpg123Handle {
     private let raw: OpaquePointer
+    var rawHandle: OpaquePointer { raw }
     /// The descriptor `open(path:)` made; we close it ourselves because `mpg123_close`
     /// never closes a descriptor given through `mpg123_open_fd`.
     private var descriptor: Int32 = -1

@@ -19,7 +19,11 @@ enum M3U8Writer {
             let artist = track.artists.joined(separator: ", ")
             let label = artist.isEmpty ? track.displayTitle : artist + " - " + track.displayTitle
             text += "#EXTINF:\(seconds),\(oneLine(label))\n"
-            text += line(for: track.path) + "\n"
+            switch track.location {
+            case .file(let path): text += line(for: path) + "\n"
+            // The address as the user gave it: a saved playlist must still reach the station.
+            case .stream(let url): text += url.text + "\n"
+            }
         }
         return text
     }

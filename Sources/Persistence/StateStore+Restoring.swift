@@ -21,12 +21,13 @@ extension StateStore {
         var kept: [Track] = []
         var dropped: [FilePath] = []
         for (index, track) in memento.tracks.enumerated() {
-            if exists(track.path) {
+            // A station is never "gone": it may only be off the air for now.
+            guard let path = track.path, !exists(path) else {
                 newIndex[index] = kept.count
                 kept.append(track)
-            } else {
-                dropped.append(track.path)
+                continue
             }
+            dropped.append(path)
         }
         guard !dropped.isEmpty else { return [] }
 

@@ -73,13 +73,20 @@ struct StoredState: Codable {
         var converted: [Track] = []
         converted.reserveCapacity(tracks.count)
         for (index, stored) in tracks.enumerated() {
+            if let url = stored.url {
+                guard let stream = try? StreamURL(validating: url) else {
+                    return .failure(StateInconsistency("track \(index) has a \"url\" that is not an http(s) address"))
+                }
+                converted.append(stored.track(at: .stream(stream)))
+                continue
+            }
             guard stored.path != nil || stored.uri != nil else {
-                return .failure(StateInconsistency("track \(index) has no \"path\" (nor \"uri\")"))
+                return .failure(StateInconsistency("track \(index) has no \"path\" (nor \"uri\" or \"url\")"))
             }
             guard let path = StoredPath.path(text: stored.path, uri: stored.uri), path.isAbsolute else {
                 return .failure(StateInconsistency("track \(index) has no absolute path"))
             }
-            converted.append(stored.track(at: path))
+            converted.append(stored.track(at: .file(path)))
         }
         let saved = position
         let restoredPosition = currentIndex.map { Self.position(saved, in: converted[$0]) }
@@ -112,6 +119,8 @@ struct StoredTrack: Codable {
     var path: String?
     /// The file's `file://` URI, when its path is not UTF-8.
     var uri: String?
+    /// A stream's http(s) address (instead of a path).
+    var url: String?
     var title: String?
     var artists: [String]
     var album: String?
@@ -123,7 +132,10 @@ struct StoredTrack: Codable {
     var length: Int64?
 
     init(_ track: Track) {
-        (path, uri) = StoredPath.fields(for: track.path)
+        switch track.location {
+        case .file(let filePath): (path, uri) = StoredPath.fields(for: filePath)
+        case .stream(let stream): url = stream.text
+        }
         title = track.title
         artists = track.artists
         album = track.album
@@ -138,8 +150,8 @@ struct StoredTrack: Codable {
     /// The track, with numbers no real file has made unknown: a length outside
     /// 0…`StoredState.maximumTime`, track and disc numbers outside 0…Int32.max (MPRIS sends
     /// them as int32).
-    func track(at path: FilePath) -> Track {
-        Track(path: path, title: title, artists: artists, album: album, albumArtists: albumArtists,
+    func track(at location: MediaLocation) -> Track {
+        Track(location: location, title: title, artists: artists, album: album, albumArtists: albumArtists,
               genres: genres, trackNumber: trackNumber.flatMap(Self.number), discNumber: discNumber.flatMap(Self.number),
               date: date, length: length.flatMap { (0...StoredState.maximumTime).contains($0) ? $0 : nil })
     }

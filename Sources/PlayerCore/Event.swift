@@ -85,4 +85,8 @@ public enum Event: Sendable, Equatable {
 
     /// The file of this entry could not be opened for playing: it is dropped from the queue.
     case trackUnplayable(EntryID, reason: String)
+    /// A stream entry's connection changed (connected, dropped and retrying…).
+    case streamStatus(EntryID, StreamStatus)
+    /// A station's new title has reached the speakers (not merely been downloaded).
+    case liveTitleHeard(EntryID, LiveTitle)
 }

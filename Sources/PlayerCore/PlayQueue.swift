@@ -117,6 +117,12 @@ public struct PlayQueue: Sendable, Equatable {
         change(&entries[index].track)
     }
 
+    /// Changes what is known of a stream entry while it plays (never its track).
+    mutating func updateLive(_ id: EntryID, _ change: (inout LiveFacts?) -> Void) {
+        guard let index = entryIndex[id] else { return }
+        change(&entries[index].live)
+    }
+
     mutating func remove(_ id: EntryID) {
         entries.removeAll { $0.id == id }
         playOrder.removeAll { $0 == id }

@@ -36,6 +36,7 @@ extension PlayerState {
         }
         upcoming.removeFirst(index + 1)
         currentID = entryID
+        forgetLiveFacts(except: entryID)
         clock.freeze(at: now)
         clock.set(0, at: now)
         if status == .playing { clock.start(at: now) }
@@ -78,14 +79,14 @@ extension PlayerState {
     }
 
     mutating func outputFailed(_ entryID: EntryID, reason: String) -> [Effect] {
-        let name = queue.entry(entryID)?.track.path.displayString ?? "\(entryID)"
+        let name = queue.entry(entryID)?.track.location.displayString ?? "\(entryID)"
         return [.log(.warning, "\(name): \(reason); skipping the rest of it")]
     }
 
     /// A file that cannot be opened is dropped from the queue and playback moves on.
     mutating func trackUnplayable(_ entryID: EntryID, reason: String, at now: Instant) -> [Effect] {
         guard let entry = queue.entry(entryID) else { return [] }
-        var effects: [Effect] = [.log(.warning, "\(entry.track.path): \(reason); skipped")]
+        var effects: [Effect] = [.log(.warning, "\(entry.track.location.displayString): \(reason); skipped")]
         // Checked first: with LoopStatus Track the current entry can also be upcoming.
         if entryID == currentID {
             return effects + removeCurrent(wrapping: loopStatus != .none, at: now)

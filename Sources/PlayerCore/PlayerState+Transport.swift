@@ -9,6 +9,7 @@ extension PlayerState {
             pauseReason = .noSoundServer
             return [.log(.info, "no sound server: playing when it is back")]
         case .paused:
+            if let entry = current, let effects = resumeLive(entry, at: now) { return effects }
             status = .playing
             pauseReason = .none
             clock.start(at: now)
@@ -27,6 +28,7 @@ extension PlayerState {
         }
         status = .paused
         pauseReason = reason
+        pausedAt = now
         clock.freeze(at: now)
         return [.output(.pause)]
     }
@@ -65,7 +67,8 @@ extension PlayerState {
     }
 
     mutating func seek(by offset: Microseconds, at now: Instant) -> [Effect] {
-        guard let entry = current else { return [] }
+        // A stream cannot seek (CanSeek is false): MPRIS says the call does nothing then.
+        guard let entry = current, !entry.track.isStream else { return [] }
         let target = max(0, position(at: now).saturatingAdding(offset))
         if let length = entry.track.length, target > length {
             return trackEnded(entry.id, at: now)
@@ -74,7 +77,7 @@ extension PlayerState {
     }
 
     mutating func setPosition(_ position: Microseconds, of entryID: EntryID, at now: Instant) -> [Effect] {
-        guard let entry = current, entry.id == entryID, position >= 0 else { return [] }
+        guard let entry = current, entry.id == entryID, position >= 0, !entry.track.isStream else { return [] }
         if let length = entry.track.length, position > length { return [] }
         return moveWithinTrack(entry, to: position, at: now)
     }
@@ -120,6 +123,8 @@ extension PlayerState {
     /// the output had been given is dropped with the flush.
     mutating func start(_ entry: QueueEntry, from position: Microseconds, playing: Bool, at now: Instant) -> [Effect] {
         currentID = entry.id
+        forgetLiveFacts(except: entry.id)
+        if !playing { pausedAt = now }
         upcoming = []
         // Without a sound server nothing can be heard: whatever asked to play (Play, GoTo,
         // OpenUri, a playlist) prepares the entry and plays it when the server is back.
@@ -138,6 +143,7 @@ extension PlayerState {
     /// Selects `entry` while stopped: nothing plays, the position is 0.
     mutating func select(_ entryID: EntryID, at now: Instant) {
         currentID = entryID
+        forgetLiveFacts(except: entryID)
         upcoming = []
         clock.freeze(at: now)
         clock.set(0, at: now)

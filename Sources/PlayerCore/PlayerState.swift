@@ -36,6 +36,10 @@ public struct PlayerState: Sendable, Equatable {
     /// Where the last `play` handed to the output starts, until the output says it is audible:
     /// opening a file on a slow disk can take seconds, and the clock must not run ahead of it.
     var startedFrom: Microseconds?
+    /// When playback was last paused: a live stream paused for long is fetched afresh.
+    var pausedAt: Instant?
+    /// The one entry whose `live` facts are set (the current stream), so they are cleared in O(1).
+    var liveEntryID: EntryID?
 
     public init(randomSeed: UInt64 = 0x5EED) {
         random = RandomSource(seed: randomSeed)
@@ -57,7 +61,7 @@ public struct PlayerState: Sendable, Equatable {
             current: current,
             canGoNext: currentID.map { queue.entry(after: $0, wrapping: loopStatus != .none) != nil } ?? false,
             canGoPrevious: currentID.map { queue.entry(before: $0, wrapping: loopStatus != .none) != nil } ?? false,
-            canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent,
+            canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent && current?.track.isStream != true,
             route: soundServer.flatMap(AudioRoute.init(facts:)), pauseReason: pauseReason, policy: policy)
     }
 
@@ -127,6 +131,8 @@ public struct PlayerState: Sendable, Equatable {
         case .otherPlayerGone(let name): return otherPlayerGone(name, at: now)
         case .handBackDue: return handBackDue(at: now)
         case .trackUnplayable(let entry, let reason): return trackUnplayable(entry, reason: reason, at: now)
+        case .streamStatus(let entry, let status): return streamStatusChanged(entry, status)
+        case .liveTitleHeard(let entry, let title): return liveTitleHeard(entry, title)
         }
     }
 

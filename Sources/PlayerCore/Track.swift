@@ -1,12 +1,14 @@
 /// A span of media time in microseconds, the unit MPRIS speaks.
 public typealias Microseconds = Int64
 
-/// One playable file and what is known about it: the "now playing" facts.
+/// One playable file or stream and what is known about it: the "now playing" facts.
 ///
-/// Built by the Decoding adapter from the file's tags; PlayerCore never reads files itself.
+/// Built by the Decoding adapter from the file's tags (a stream has none until it plays);
+/// PlayerCore never reads files itself.
 public struct Track: Sendable, Equatable {
-    /// Absolute file-system path of the MP3 file, as bytes (names need not be UTF-8).
-    public var path: FilePath
+    /// Where the audio comes from: an absolute file-system path (bytes, not always UTF-8), or
+    /// an http(s) URL.
+    public var location: MediaLocation
     /// Title tag; `nil` when untagged (the file name stands in, see `displayTitle`).
     public var title: String?
     public var artists: [String]
@@ -22,10 +24,10 @@ public struct Track: Sendable, Equatable {
     /// A `file://` URI of the cover picture, once looked up (only for tracks that were current).
     public var artURL: String?
 
-    public init(path: FilePath, title: String? = nil, artists: [String] = [], album: String? = nil,
+    public init(location: MediaLocation, title: String? = nil, artists: [String] = [], album: String? = nil,
                 albumArtists: [String] = [], genres: [String] = [], trackNumber: Int? = nil,
                 discNumber: Int? = nil, date: String? = nil, length: Microseconds? = nil, artURL: String? = nil) {
-        self.path = path
+        self.location = location
         self.title = title
         self.artists = artists
         self.album = album
@@ -38,11 +40,34 @@ public struct Track: Sendable, Equatable {
         self.artURL = artURL
     }
 
-    /// The title to show: the tag, or the file name without its extension. A name that is
-    /// not UTF-8 is read as Windows-1252/Latin-1 (`caf\xE9.mp3` → "café"), see
-    /// `FilePath.displayString`.
+    /// A local file.
+    public init(path: FilePath, title: String? = nil, artists: [String] = [], album: String? = nil,
+                albumArtists: [String] = [], genres: [String] = [], trackNumber: Int? = nil,
+                discNumber: Int? = nil, date: String? = nil, length: Microseconds? = nil, artURL: String? = nil) {
+        self.init(location: .file(path), title: title, artists: artists, album: album, albumArtists: albumArtists,
+                  genres: genres, trackNumber: trackNumber, discNumber: discNumber, date: date, length: length, artURL: artURL)
+    }
+
+    /// A station or a file over HTTP(S): nothing is known of it until it plays.
+    public init(stream url: StreamURL, title: String? = nil) {
+        self.init(location: .stream(url), title: title)
+    }
+
+    /// The local file, if it is one.
+    public var path: FilePath? { location.filePath }
+
+    public var streamURL: StreamURL? { location.streamURL }
+
+    public var isStream: Bool { streamURL != nil }
+
+    /// The title to show: the tag, or the file name without its extension (a name that is
+    /// not UTF-8 is read as Windows-1252/Latin-1: `caf\xE9.mp3` → "café", see
+    /// `FilePath.displayString`), or the last part of a stream's URL.
     public var displayTitle: String {
         if let title, !title.isEmpty { return title }
-        return path.stem
+        switch location {
+        case .file(let path): return path.stem
+        case .stream(let url): return url.displayName
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Inputs
 import AudioOutput
 import Configuration
 import DBusKit
@@ -88,10 +89,18 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         keeper.claim()
         self.settings = settings
         mpris = try MPRISService(connection: connection, host: self)
-        output.start { [weak self] event, serial in
+        output.streamSettings = StreamSettings(caFile: settings.streamCAFile)
+        output.start(events: { [weak self] event, serial in
             guard let self else { return }
             self.coreQueue.async { self.handle(event, serial: serial) }
-        }
+        }, streamEvents: { [weak self] entry, status, run in
+            guard let self else { return }
+            self.coreQueue.async {
+                // A status of a connection replaced since (Next, a long pause) is old news.
+                guard self.output.isCurrentStream(run) else { return }
+                self.handle(.streamStatus(entry, status))
+            }
+        })
         installSignalHandlers()
         installReload(reload)
         let otherPlayers = OtherPlayersWatcher(connection: connection, ownNames: { [unowned self] in [busName] }) { [unowned self] event in
@@ -160,6 +169,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         Log.threshold = new.logLevel
         handle(.setPolicy(new.policy))
         sleepWatcher?.pauseBeforeSleep = new.pauseBeforeSleep
+        output.streamSettings.caFile = new.streamCAFile
         if new.pauseBeforeSleep || new.inhibitSleepWhilePlaying { sleepWatcher?.start() }
         let described = changes.map { "\($0.key) \($0.old) → \($0.new)" }.joined(separator: ", ")
         Log.info("configuration reloaded" + (changes.isEmpty ? " (nothing changed)" : ": " + described))
@@ -230,7 +240,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         let covers = self.covers
         // The daemon lives as long as the process: capturing it strongly is safe.
         loadingQueue.async { [self] in
-            guard let url = covers.artURL(for: entry.track.path) else { return }
+            guard let path = entry.track.path, let url = covers.artURL(for: path) else { return }
             coreQueue.async { [self] in handle(.artworkFound(entry.id, url: url)) }
         }
     }
@@ -291,7 +301,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private func handle(_ event: OutputEvent, serial: PlaySerial) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
         switch event {
-        case .started, .needsNext, .finished, .failed, .unplayable, .streamLost:
+        case .started, .needsNext, .finished, .failed, .unplayable, .streamLost, .markHeard:
             // About a run replaced since (a seek or restart of the same entry): a `.finished`
             // of the old run would otherwise end the new one.
             guard output.isCurrent(serial) else {
@@ -303,6 +313,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
         switch event {
         case .started(let entry): handle(.outputStarted(entry))
+        case .markHeard(let entry, let title): handle(.liveTitleHeard(entry, title))
         case .needsNext(let entry): handle(.outputNeedsNext(after: entry))
         case .finished(let entry): handle(.outputFinished(entry))
         case .failed(let entry, let reason): handle(.outputFailed(entry, reason: reason))

@@ -1,24 +1,37 @@
 import AudioOutput
 import Decoding
+import Inputs
 import PlayerCore
 
 /// Carries out PlayerCore's output commands: hands the PulseAudio output a decoder for an
 /// entry, to be opened on its own queue.
 ///
-/// Runs on the core queue and never touches a file: opening, probing and seeking happen in
-/// `DecodeAhead`, so a slow disk cannot hold up a bus call. A file that cannot be opened comes
-/// back as `OutputEvent.unplayable`.
+/// Runs on the core queue and never touches a file or the network: opening, probing, seeking
+/// and connecting happen in `DecodeAhead`, so a slow disk or a dead station cannot hold up a
+/// bus call. A file that cannot be opened, or a URL that answers with something that is not
+/// audio, comes back as `OutputEvent.unplayable`.
 final class OutputBridge {
     private var output: PlaybackOutput?
     /// What the last `play`/`stop` returned: events of older runs are stale.
     private(set) var serial = PlaySerial(0)
+    /// How streams connect (the CA file comes from aubade.conf).
+    var streamSettings = StreamSettings()
+    private var streamEvents: (@Sendable (EntryID, StreamStatus, UInt64) -> Void)?
+    /// Bumped by every play and stop, so a stream's status from a replaced run is stale.
+    private(set) var streamRun: UInt64 = 0
+    /// The current stream's reconnect attempts, held while paused.
+    private var streamControl: StreamControl?
+    /// A stream loaded paused (a restored queue): nothing is fetched until Play.
+    private var deferredStream: QueueEntry?
 
-    func start(events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
+    func start(events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void,
+               streamEvents: @escaping @Sendable (EntryID, StreamStatus, UInt64) -> Void) {
         let output = PlaybackOutput(
             identity: StreamIdentity(applicationName: "Aubade", applicationID: "org.aubade.Aubade",
                                      iconName: "audio-x-generic"),
             serialEvents: events)
         self.output = output
+        self.streamEvents = streamEvents
         // Never waits: a server that is missing or frozen must not stop the bus from being
         // answered. An outage comes back as `serverLost`, and the output keeps retrying.
         output.connectInBackground()
@@ -27,23 +40,41 @@ final class OutputBridge {
     /// Whether an event belongs to the output's current run (not to one replaced since).
     func isCurrent(_ eventSerial: PlaySerial) -> Bool { eventSerial >= serial }
 
+    func isCurrentStream(_ run: UInt64) -> Bool { run == streamRun }
+
     func perform(_ command: OutputCommand, volume: Double) {
         guard let output else { return }
         switch command {
         case .play(let entry, let position, let playing):
-            output.setVolume(volume)
-            let source = Self.decoder(for: entry.track, at: position)
-            if let serial = output.play(source, entry: entry.id, title: entry.track.displayTitle,
-                                        artist: entry.track.artists.first, playing: playing) {
-                self.serial = serial
+            streamRun &+= 1
+            deferredStream = nil
+            if entry.track.isStream && !playing {
+                // Restored or selected while paused: a station is called only when it is played.
+                if let serial = output.stop() { self.serial = serial }
+                deferredStream = entry
+                streamControl = nil
+                return
             }
+            play(entry, from: position, playing: playing, volume: volume)
         case .enqueue(let entry):
-            output.enqueue(Self.decoder(for: entry.track, at: 0), entry: entry.id,
-                           title: entry.track.displayTitle, artist: entry.track.artists.first)
+            let (source, _) = decoder(for: entry, at: 0)
+            output.enqueue(source, entry: entry.id, title: entry.track.displayTitle, artist: entry.track.artists.first)
         case .endOfQueue: output.endOfQueue()
-        case .pause: output.pause()
-        case .resume: output.resume()
+        case .pause:
+            output.pause()
+            streamControl?.holdRetries(true)
+        case .resume:
+            if let deferred = deferredStream {
+                deferredStream = nil
+                play(deferred, from: 0, playing: true, volume: volume)
+                return
+            }
+            output.resume()
+            streamControl?.holdRetries(false)
         case .stop:
+            streamRun &+= 1
+            deferredStream = nil
+            streamControl = nil
             if let serial = output.stop() { self.serial = serial }
         case .setVolume(let level): output.setVolume(level)
         case .switchCardProfile(let card, let profile): output.switchCardProfile(card: card, profile: profile)
@@ -55,10 +86,38 @@ final class OutputBridge {
         output?.shutdown()
     }
 
-    /// A decoder that opens `track` and seeks to `position` on its own queue.
-    private static func decoder(for track: Track, at position: Microseconds) -> DecodeAhead {
+    private func play(_ entry: QueueEntry, from position: Microseconds, playing: Bool, volume: Double) {
+        guard let output else { return }
+        output.setVolume(volume)
+        let (source, control) = decoder(for: entry, at: position)
+        streamControl = control
+        if let serial = output.play(source, entry: entry.id, title: entry.track.displayTitle,
+                                    artist: entry.track.artists.first, playing: playing) {
+            self.serial = serial
+        }
+    }
+
+    /// A decoder that opens the entry's file (seeked to `position`) or connects to its stream,
+    /// on its own queue; for a stream, also the handle that holds its reconnects.
+    private func decoder(for entry: QueueEntry, at position: Microseconds) -> (DecodeAhead, StreamControl?) {
+        switch entry.track.location {
+        case .file(let path):
+            return (Self.fileDecoder(path, at: position), nil)
+        case .stream(let url):
+            let control = StreamControl()
+            let (id, run, settings, events) = (entry.id, streamRun, streamSettings, streamEvents)
+            let source = DecodeAhead(label: "aubade.stream", fromStart: true) { isAbandoned in
+                try StreamOpener.open(url, settings: settings, control: control, isCancelled: isAbandoned) { status in
+                    events?(id, status, run)
+                }
+            }
+            return (source, control)
+        }
+    }
+
+    private static func fileDecoder(_ path: FilePath, at position: Microseconds) -> DecodeAhead {
         DecodeAhead(label: "aubade.decoder", fromStart: position <= 0) { () throws(DecodingError) -> PCMSource in
-            let decoder = try MP3Decoder(path: track.path)
+            let decoder = try MP3Decoder(path: path)
             if position > 0 { try decoder.seek(to: position) }
             let format = decoder.format
             return PCMSource(format: AudioOutput.PCMFormat(sampleRate: format.sampleRate, channels: format.channels)) { buffer in

@@ -95,7 +95,7 @@ final class StateKeeper {
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
         timer.setEventHandler {
             let taken = snapshot.value()
-            let path = taken.currentIndex.map { taken.tracks[$0].path }
+            let path = taken.currentIndex.flatMap { taken.tracks[$0].path }
             writer.savePosition(currentIndex: taken.currentIndex, path: path, position: taken.position)
         }
         positionTimer = timer

@@ -1,0 +1,283 @@
+import CurlKit
+import Dispatch
+import Synchronization
+import PlayerCore
+
+/// The connection to one stream URL, kept up for as long as it is wanted.
+///
+/// Threads: libcurl's events arrive on the transfer thread; `pull` is called on the track's
+/// decoder queue; `close` and `holdRetries` from anywhere. Shared state sits in one mutex that
+/// is never held while calling into a transfer or out to a callback.
+///
+/// A drop (closed, reset, stalled, refused, DNS failure) is retried with `ReconnectBackoff`
+/// for ever; what was buffered plays on meanwhile, so a short outage is not heard. Content that
+/// is not MPEG audio (an HTML page, a 404) is refused once, never retried.
+final class StationConnection: Sendable {
+    /// What the reader gets.
+    enum Pull {
+        case pieces([ICYDemuxer.Piece])
+        /// Nothing now; the waker is called when there is.
+        case starved
+        /// A finite file was delivered completely.
+        case ended
+        /// Not MPEG audio: the stream cannot be played.
+        case refused(String)
+        /// The URL is a playlist (a station's .pls/.m3u): follow it instead.
+        case playlist
+    }
+
+    /// One HTTP response being read, and the ICY demuxer for its body (reader side only).
+    fileprivate final class Leg: @unchecked Sendable {
+        // `demuxer` is the reader's; `ended` is changed with the connection's mutex held.
+        let transfer: HTTPTransfer
+        var demuxer: ICYDemuxer?
+        var ended = false
+        init(_ transfer: HTTPTransfer) { self.transfer = transfer }
+    }
+
+    private struct State {
+        var legs: [Leg] = []
+        var backoff = ReconnectBackoff()
+        var connectedAt: ContinuousClock.Instant?
+        /// Bumped by every scheduled retry and by close: a retry that fires late is dropped.
+        var retryGeneration = 0
+        var retriesHeld = false
+        var retryDue = false
+        var closed = false
+        var refused: String?
+        var isPlaylist = false
+        var finished = false
+        var isLive = true
+        var acceptsRanges = false
+        var bodyBytes: Int64 = 0
+        var station: String?
+        var waker: (@Sendable () -> Void)?
+    }
+
+    let url: StreamURL
+    private let settings: StreamSettings
+    private let onStatus: @Sendable (StreamStatus) -> Void
+    private let state = Mutex(State())
+
+    init(_ url: StreamURL, settings: StreamSettings, onStatus: @escaping @Sendable (StreamStatus) -> Void) {
+        self.url = url
+        self.settings = settings
+        self.onStatus = onStatus
+    }
+
+    deinit { close() }
+
+    var station: String? { state.withLock { $0.station } }
+    var isLive: Bool { state.withLock { $0.isLive } }
+
+    func setWaker(_ waker: @escaping @Sendable () -> Void) {
+        state.withLock { $0.waker = waker }
+    }
+
+    func start() {
+        onStatus(.connecting)
+        connect()
+    }
+
+    /// Stops for good: the transfers are cancelled, no retry follows.
+    func close() {
+        let legs = state.withLock { state -> [Leg] in
+            state.closed = true
+            state.retryGeneration += 1
+            defer { state.legs = [] }
+            return state.legs
+        }
+        for leg in legs { leg.transfer.cancel() }
+    }
+
+    /// While paused, a dropped station is not called again; on release a due retry runs now.
+    func holdRetries(_ hold: Bool) {
+        let retryNow = state.withLock { state -> Bool in
+            state.retriesHeld = hold
+            guard !hold, state.retryDue else { return false }
+            state.retryDue = false
+            return true
+        }
+        if retryNow { connect() }
+    }
+
+    // MARK: - Reader (decoder queue)
+
+    func pull(into scratch: inout [UInt8]) -> Pull {
+        while true {
+            let (leg, verdict) = state.withLock { state -> (Leg?, Pull?) in
+                if let refused = state.refused { return (nil, .refused(refused)) }
+                if state.isPlaylist { return (nil, .playlist) }
+                return (state.legs.first, nil)
+            }
+            if let verdict { return verdict }
+            guard let leg else { return finishedOrStarved() }
+            let count = scratch.withUnsafeMutableBytes { leg.transfer.read(into: $0) }
+            if count > 0 {
+                guard var demuxer = leg.demuxer else { return .starved }
+                let pieces = demuxer.split(scratch[0..<count])
+                leg.demuxer = demuxer
+                return .pieces(pieces)
+            }
+            // An ended leg that is drained gives way to the next one (the reconnect).
+            let drained = state.withLock { state -> Bool in
+                guard state.legs.first === leg, leg.ended, leg.transfer.bufferedByteCount == 0 else { return false }
+                state.legs.removeFirst()
+                return true
+            }
+            if !drained { return .starved }
+        }
+    }
+
+    private func finishedOrStarved() -> Pull {
+        state.withLock { $0.finished ? .ended : .starved }
+    }
+
+    // MARK: - Connecting (any thread)
+
+    private func connect() {
+        var request = HTTPRequest(url: url.text)
+        request.headers = ["Icy-MetaData: 1"]
+        request.caFile = settings.caFile
+        request.connectTimeout = settings.connectTimeout
+        request.stallTimeout = settings.stallTimeout
+        request.userAgent = "Aubade/1 (music service)"
+        let resumeAt: Int64? = state.withLock { state in
+            (!state.isLive && state.acceptsRanges && state.bodyBytes > 0) ? state.bodyBytes : nil
+        }
+        request.rangeStart = resumeAt
+        let legBox = LegBox()
+        let transfer = HTTPTransfer(request, bufferCapacity: settings.bufferCapacity) { [weak self] event in
+            guard let self, let leg = legBox.leg else { return }
+            self.handle(event, of: leg)
+        }
+        let leg = Leg(transfer)
+        legBox.leg = leg
+        let started = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.legs.append(leg)
+            return true
+        }
+        if started { transfer.start() }
+    }
+
+    private func handle(_ event: HTTPTransfer.Event, of leg: Leg) {
+        switch event {
+        case .head(let head):
+            accept(head, of: leg)
+        case .bytesAvailable:
+            wake()
+        case .ended(let result):
+            ended(leg, result)
+        }
+    }
+
+    private func accept(_ head: HTTPResponseHead, of leg: Leg) {
+        let content = StreamContent(status: head.status, contentType: head["content-type"], url: head.effectiveURL)
+        let metaint = head["icy-metaint"]
+        let demuxer = ICYDemuxer(header: metaint)
+        let name = head["icy-name"].map(Self.cleanedHeaderText).flatMap { $0.isEmpty ? nil : $0 }
+        let status = state.withLock { state -> StreamStatus? in
+            guard !state.closed else { return nil }
+            switch content {
+            case .refused(let reason):
+                state.refused = reason
+                return nil
+            case .playlist:
+                state.isPlaylist = true
+                return nil
+            case .mpegAudio:
+                guard demuxer != nil else {
+                    state.refused = "bad icy-metaint \"\(Self.cleanedHeaderText(metaint ?? ""))\""
+                    return nil
+                }
+                let firstAnswer = state.connectedAt == nil && state.bodyBytes == 0
+                if firstAnswer {
+                    // A length and no ICY interval: a file (a podcast), not a station.
+                    state.isLive = head.contentLength == nil || metaint != nil
+                    state.acceptsRanges = head["accept-ranges"]?.lowercased() == "bytes"
+                }
+                state.connectedAt = .now
+                state.station = name ?? state.station
+                return .connected(station: state.station, live: state.isLive)
+            }
+        }
+        if status != nil { leg.demuxer = demuxer }
+        if let status { onStatus(status) } else { leg.transfer.cancel() }
+        wake()
+    }
+
+    private func ended(_ leg: Leg, _ result: Result<Void, TransferFailure>) {
+        let delay = state.withLock { state -> (Double, Int, String)? in
+            leg.ended = true
+            state.bodyBytes += leg.transfer.bytesReceived
+            guard !state.closed, state.refused == nil, !state.isPlaylist else { return nil }
+            // A file ends when it is complete — or when it breaks and the server cannot
+            // resume it where it broke (starting over would repeat what was heard).
+            if !state.isLive, result.isSuccess || !state.acceptsRanges {
+                state.finished = true
+                return nil
+            }
+            if let connectedAt = state.connectedAt, ContinuousClock.now - connectedAt > .seconds(ReconnectBackoff.steadyAfter) {
+                state.backoff.reset()
+            }
+            let seconds = state.backoff.nextDelay()
+            let reason: String
+            switch result {
+            case .success: reason = "the server closed the connection"
+            case .failure(let failure): reason = failure.message
+            }
+            return (seconds, state.backoff.attempt, reason)
+        }
+        if let (seconds, attempt, reason) = delay {
+            onStatus(.reconnecting(attempt: attempt, delay: Microseconds(seconds * 1_000_000), reason: reason))
+            scheduleRetry(after: seconds)
+        }
+        wake()
+    }
+
+    private func scheduleRetry(after seconds: Double) {
+        let generation = state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
+            state.retryGeneration += 1
+            return state.retryGeneration
+        }
+        guard let generation else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.retryDue(generation) }
+    }
+
+    private func retryDue(_ generation: Int) {
+        let now = state.withLock { state -> Bool in
+            guard !state.closed, state.retryGeneration == generation else { return false }
+            if state.retriesHeld {
+                state.retryDue = true
+                return false
+            }
+            return true
+        }
+        if now { connect() }
+    }
+
+    private func wake() {
+        state.withLock { $0.waker }?()
+    }
+
+    /// A header value as we show it: no control characters, at most 200 characters.
+    static func cleanedHeaderText(_ text: String) -> String {
+        let scalars = text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(200)
+        return String(String.UnicodeScalarView(scalars)).trimmingASCIISpaces
+    }
+}
+
+/// Lets a transfer's event handler find its leg, which is made after the transfer.
+private final class LegBox: @unchecked Sendable {
+    // Set once, before the transfer starts (which is what makes events possible).
+    var leg: StationConnection.Leg?
+}
+
+private extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,29 @@
+import Synchronization
+
+/// The app's handle on a stream whose connection is made on a decoder queue: pausing holds
+/// its reconnect attempts (Pause cancels "reconnecting"), playing releases them.
+public final class StreamControl: Sendable {
+    private struct State {
+        var connection: StationConnection?
+        var held = false
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func holdRetries(_ hold: Bool) {
+        let connection = state.withLock { state -> StationConnection? in
+            state.held = hold
+            return state.connection
+        }
+        connection?.holdRetries(hold)
+    }
+
+    func attach(_ connection: StationConnection) {
+        let held = state.withLock { state -> Bool in
+            state.connection = connection
+            return state.held
+        }
+        if held { connection.holdRetries(true) }
+    }
+}

@@ -1,0 +1,13 @@
+/// Why a stream cannot be played at all (not a drop, which is retried): the reason names
+/// the URL (without credentials) and what the server said.
+public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var url: String
+    public var reason: String
+
+    public init(url: String, reason: String) {
+        self.url = url
+        self.reason = reason
+    }
+
+    public var description: String { "\(url): \(reason)" }
+}

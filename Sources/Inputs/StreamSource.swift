@@ -1,0 +1,128 @@
+import AudioOutput
+import Mpg123Kit
+import PlayerCore
+
+/// A station's audio as PCM: pulls pieces from the connection, feeds the MP3 ones to the
+/// decoder and turns the ICY ones into marks placed at the first sample of the song they name.
+///
+/// The title timing: when a metadata block arrives, everything before it has been fed; the
+/// mark is placed where the decoder next asks for more input, that is after the last sample
+/// of that audio (within one MPEG frame, 26 ms). The output announces it when that sample is
+/// heard, so a title changes with the music, not seconds early when it was downloaded.
+///
+/// Used on the track's decoder queue only (`DecodeAhead`), hence `@unchecked Sendable`.
+final class StreamSource: @unchecked Sendable {
+    let connection: StationConnection
+    private let decoder: MP3FeedDecoder
+    private var pieces: [ICYDemuxer.Piece] = []
+    private var nextPiece = 0
+    private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+    /// PCM bytes delivered so far: where marks are placed.
+    private var produced: Int64 = 0
+    private var waitingTitle: LiveTitle?
+    private var lastTitle: LiveTitle?
+    private var marks: [SourceMark] = []
+    private(set) var format: PCMFormat?
+
+    init(connection: StationConnection) throws(StreamError) {
+        self.connection = connection
+        do {
+            decoder = try MP3FeedDecoder()
+        } catch {
+            throw StreamError(url: connection.url.redacted, reason: "cannot start the decoder: \(error)")
+        }
+    }
+
+    /// What `read` and `prepare` found besides PCM.
+    enum Outcome {
+        case pcm(Int)
+        case starved
+        case ended
+        case playlist
+    }
+
+    /// Decodes until the format is known (the stream's first frame), without losing audio.
+    func prepare() throws(StreamError) -> Outcome {
+        let probe = UnsafeMutableRawBufferPointer.allocate(byteCount: 4, alignment: 4)
+        defer { probe.deallocate() }
+        // A zero-length result with the new format comes before any PCM (libmpg123's rule).
+        while format == nil {
+            let outcome = try step(into: probe, stopAtFormat: true)
+            switch outcome {
+            case .pcm: continue
+            case .starved, .ended, .playlist: return outcome
+            }
+        }
+        return .pcm(0)
+    }
+
+    /// Fills `buffer` with PCM (whole frames).
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(StreamError) -> Outcome {
+        try step(into: buffer, stopAtFormat: false)
+    }
+
+    func takeMarks() -> [SourceMark] {
+        defer { marks = [] }
+        return marks
+    }
+
+    private func step(into buffer: UnsafeMutableRawBufferPointer, stopAtFormat: Bool) throws(StreamError) -> Outcome {
+        // Bounded: each turn either decodes, feeds a piece or returns.
+        for _ in 0..<4096 {
+            let result: (bytes: Int, needsMore: Bool, newFormat: Bool)
+            do {
+                result = try decoder.decode(into: buffer)
+            } catch {
+                throw fail("the stream is not MP3 audio that can be decoded (\(error))")
+            }
+            if result.newFormat {
+                if let known = format, known != decoder.format {
+                    throw fail("the stream changed its format (\(known.sampleRate) Hz → \(decoder.format?.sampleRate ?? 0) Hz)")
+                }
+                format = decoder.format
+                if stopAtFormat { return .pcm(0) }
+            }
+            if result.bytes > 0 {
+                produced += Int64(result.bytes)
+                return .pcm(result.bytes)
+            }
+            guard result.needsMore else { continue }
+            if let title = waitingTitle {
+                marks.append(SourceMark(byteOffset: produced, title: title))
+                waitingTitle = nil
+            }
+            if nextPiece == pieces.count {
+                switch connection.pull(into: &scratch) {
+                case .pieces(let new):
+                    pieces = new
+                    nextPiece = 0
+                case .starved: return .starved
+                case .ended: return .ended
+                case .playlist: return .playlist
+                case .refused(let reason): throw fail(reason)
+                }
+                continue
+            }
+            let piece = pieces[nextPiece]
+            nextPiece += 1
+            switch piece {
+            case .audio(let bytes):
+                do {
+                    try decoder.feed(bytes)
+                } catch {
+                    throw fail("decoder refused the stream (\(error))")
+                }
+            case .metadata(let block):
+                if let title = ICYTitle.parse(block), title != lastTitle {
+                    lastTitle = title
+                    waitingTitle = title
+                }
+            }
+        }
+        throw fail("the stream made no progress")
+    }
+
+    private func fail(_ reason: String) -> StreamError {
+        StreamError(url: connection.url.redacted, reason: reason)
+    }
+}

@@ -1,0 +1,69 @@
+/// Streams: a station's connection and titles, and the rule for resuming a live stream.
+///
+/// The pause rule: a live stream paused for at most `liveResumeLimit` resumes from what was
+/// buffered (the station is a few seconds behind, nothing is lost). Paused for longer, it is
+/// fetched afresh and plays live: the server has dropped a listener that stopped reading by
+/// then (icecast2's queue holds a few hundred KB, about 30 s at 128 kbit/s), and what was
+/// buffered is old news. The same holds after a call or an unplug.
+extension PlayerState {
+    /// See the rule above; well below icecast2's default listener queue (~30 s).
+    public static let liveResumeLimit: Microseconds = 10_000_000
+
+    /// Whether `entry` is a stream that has shown itself to be live (or not yet said otherwise).
+    func isLiveStream(_ entry: QueueEntry) -> Bool {
+        entry.track.isStream && entry.live?.isLive != false
+    }
+
+    /// Play after a pause of a live stream: resume from the buffer, or fetch it afresh.
+    mutating func resumeLive(_ entry: QueueEntry, at now: Instant) -> [Effect]? {
+        guard isLiveStream(entry), let pausedAt, now - pausedAt > Self.liveResumeLimit else { return nil }
+        let seconds = (now - pausedAt) / 1_000_000
+        var effects: [Effect] = [.log(.info, "\(entry.track.location.displayString): paused for \(seconds) s; joining live again")]
+        // Position counts listening time: it goes on from where it stopped.
+        effects += start(entry, from: position(at: now), playing: true, at: now)
+        return effects
+    }
+
+    mutating func streamStatusChanged(_ entryID: EntryID, _ status: StreamStatus) -> [Effect] {
+        guard let entry = queue.entry(entryID), entry.track.isStream, entryID == currentID else { return [] }
+        let before = entry.live ?? LiveFacts()
+        var after = before
+        after.status = status
+        if case .connected(let station, let live) = status {
+            after.station = station ?? before.station
+            after.isLive = live
+        }
+        guard after != before || entry.live == nil else { return [] }
+        queue.updateLive(entryID) { $0 = after }
+        liveEntryID = entryID
+        var effects: [Effect] = []
+        if status != before.status || entry.live == nil {
+            let level: LogLevel = if case .reconnecting = status { .warning } else { .info }
+            effects.append(.log(level, "\(entry.track.location.displayString): \(status.summary)"))
+        }
+        if after.station != before.station || after.isLive != before.isLive {
+            effects.append(.trackList(.metadataChanged(entryID)))
+        }
+        return effects
+    }
+
+    mutating func liveTitleHeard(_ entryID: EntryID, _ title: LiveTitle) -> [Effect] {
+        guard let entry = queue.entry(entryID), entry.track.isStream, entryID == currentID,
+              entry.live?.title != title else { return [] }
+        queue.updateLive(entryID) { live in
+            var facts = live ?? LiveFacts()
+            facts.title = title
+            live = facts
+        }
+        liveEntryID = entryID
+        return [.trackList(.metadataChanged(entryID)),
+                .log(.info, "\(entry.live?.station ?? entry.track.displayTitle): now playing \(title.text)")]
+    }
+
+    /// A stream that stops being current forgets its titles and connection: they were of then.
+    mutating func forgetLiveFacts(except entryID: EntryID?) {
+        guard let live = liveEntryID, live != entryID else { return }
+        queue.updateLive(live) { $0 = nil }
+        liveEntryID = nil
+    }
+}
