@@ -17,7 +17,7 @@ public enum StationPlaylist {
         let text = FilePath.displayString(of: body.prefix(maximumBytes))
         if text.contains("#EXT-X-") { throw .hls }
         var urls: [String] = []
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(whereSeparator: \.isNewline) {
             let line = String(rawLine).trimmingASCIISpaces
             var candidate = line
             // PLS: File1=http://…

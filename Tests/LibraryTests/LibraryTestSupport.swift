@@ -32,5 +32,5 @@ func touch(_ root: String, _ relativePaths: [String]) throws {
 }
 
 func names(_ tracks: [Track], relativeTo root: String) -> [String] {
-    tracks.map { String($0.path.displayString.dropFirst(root.count + 1)) }
+    tracks.map { String($0.location.displayString.dropFirst(root.count + 1)) }
 }

@@ -30,7 +30,7 @@ import Library
         try Fixtures.makeMP3(at: dir + "/05 good.mp3", seconds: 1)
         let (tracks, problems) = loader.load([dir])
         #expect(tracks.map(\.displayTitle) == ["01 good", "05 good"])
-        #expect(problems.map(\.path) == [dir + "/02 junk.mp3", dir + "/03 empty.mp3", dir + "/04 wave.mp3"])
+        #expect(problems.compactMap(\.path) == [dir + "/02 junk.mp3", dir + "/03 empty.mp3", dir + "/04 wave.mp3"])
         #expect(problems[1].reason == "empty file")
         #expect(problems.allSatisfy { $0.reason.contains("MP3") || $0.reason == "empty file" })
     }
@@ -44,8 +44,11 @@ import Library
         #expect(tracks.first?.path == FilePath(dir + "/ü.mp3"))
         #expect(try loader.load(uri: FileURI.uri(forPath: dir)).count == 1)
 
-        let http = #expect(throws: LoadProblem.self) { try loader.load(uri: "https://example.com/a.mp3") }
-        #expect(http?.reason.contains("unsupported URI scheme \"https\"") == true)
+        #expect(try loader.load(uri: "https://example.com/a.mp3").map(\.streamURL?.text) == ["https://example.com/a.mp3"])
+        let ftp = #expect(throws: LoadProblem.self) { try loader.load(uri: "ftp://example.com/a.mp3") }
+        #expect(ftp?.reason.contains("unsupported URI scheme \"ftp\"") == true)
+        let spaced = #expect(throws: LoadProblem.self) { try loader.load(uri: "http://example.com/a b.mp3") }
+        #expect(spaced?.reason.contains("spaces") == true)
         let missing = #expect(throws: LoadProblem.self) { try loader.load(uri: "file:///no/such/file.mp3") }
         #expect(missing == LoadProblem(path: "/no/such/file.mp3", reason: "file not found"))
         let malformed = #expect(throws: LoadProblem.self) { try loader.load(uri: "file:///bad%zz") }

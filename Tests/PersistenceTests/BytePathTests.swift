@@ -69,7 +69,7 @@ import Testing
                            to: store.positionPath)
         guard case .restored(let memento, let dropped) = store.load() else { Issue.record("not restored"); return }
         #expect(dropped.isEmpty)
-        #expect(memento.tracks.map(\.path) == paths)
+        #expect(memento.tracks.compactMap(\.path) == paths)
         #expect(memento.tracks[1].title == "Ü")
         #expect(memento.position == 4)
     }
@@ -98,7 +98,7 @@ import Testing
         let text = String(decoding: try Fixtures.contents(of: info.path.displayString), as: UTF8.self)
         #expect(text == "#EXTM3U\n#EXTINF:-1,café\nfile://\(dir)/caf%E9.mp3\n")
         let loader = QueueLoader { path throws(Decoding.DecodingError) in Track(path: path) }
-        #expect(folder.tracks(of: info, loader: loader).tracks.map(\.path) == [latin1])
+        #expect(folder.tracks(of: info, loader: loader).tracks.compactMap(\.path) == [latin1])
     }
 
     @Test func playlistFolderListsLatin1Names() throws {
@@ -116,7 +116,7 @@ import Testing
         #expect(info.id == "caf_E9_2Em3u")
         #expect(folder.iconURI(for: info) == "file://\(dir)/caf%E9.png")
         let loader = QueueLoader { path throws(Decoding.DecodingError) in Track(path: path) }
-        #expect(folder.tracks(of: info, loader: loader).tracks.map(\.path) == [track])
+        #expect(folder.tracks(of: info, loader: loader).tracks.compactMap(\.path) == [track])
     }
 
     @Test func plsValuesAreBytes() throws {
@@ -131,7 +131,7 @@ import Testing
         let loader = QueueLoader { path throws(Decoding.DecodingError) in Track(path: path) }
         let (tracks, problems) = folder.tracks(of: info, loader: loader)
         #expect(problems.isEmpty)
-        #expect(tracks.map(\.path) == [latin1, latin1])
+        #expect(tracks.compactMap(\.path) == [latin1, latin1])
     }
 
     // MARK: Covers

@@ -111,9 +111,10 @@ import Testing
         let info = try #require(try folder.list().first)
         #expect(info.name == "Mixed")
         let (tracks, problems) = folder.tracks(of: info)
-        #expect(tracks.map(\.title) == ["A", "B", "C"])
+        #expect(tracks.map(\.title) == ["A", "B", "C", nil])
         #expect(tracks.first?.path == FilePath(dir + "/music/a.mp3"))
-        #expect(problems.map(\.path) == ["http://radio.example/stream", folder.path + "/missing.mp3"])
+        #expect(tracks.last?.streamURL?.text == "http://radio.example/stream")
+        #expect(problems.compactMap(\.path) == [folder.path + "/missing.mp3"])
 
         // Nothing playable at all is a problem naming the playlist.
         try Fixtures.write(Array("[playlist]\nFile1=gone.mp3\n".utf8), to: folder.path + "/Empty.pls")

@@ -85,7 +85,7 @@ import Testing
         try FileManager.default.removeItem(atPath: paths[2])
         guard case .restored(let restored, let dropped) = store.load() else { Issue.record("not restored"); return }
         #expect(dropped == [paths[0], paths[2]])
-        #expect(restored.tracks.map(\.path) == [paths[1], paths[3], paths[4]])
+        #expect(restored.tracks.compactMap(\.path) == [paths[1], paths[3], paths[4]])
         #expect(restored.currentIndex == 1)           // "3.mp3" is still current, at its position
         #expect(restored.position == 9_000_000)
         #expect(restored.playOrder == [2, 1, 0])      // 4, 3, 1 in the new numbering
