@@ -5,7 +5,7 @@ internal import PlayerCore
 /// writable policy switches turned into events.
 enum AudioSessionProperties {
     static let names = ["CurrentRoute", "PauseReason", "PauseOnRouteLoss", "PauseOnInterruption",
-                        "ResumeOnReconnect", "ReconnectWindow", "Category"]
+                        "ResumeOnReconnect", "ReconnectWindow", "Category", "Stream"]
 
     static func value(named name: String, of snapshot: PlayerSnapshot) -> DBusValue? {
         switch name {
@@ -16,6 +16,7 @@ enum AudioSessionProperties {
         case "ResumeOnReconnect": return .boolean(snapshot.policy.resumeOnReconnect)
         case "ReconnectWindow": return .double(Double(snapshot.policy.reconnectWindow) / 1_000_000)
         case "Category": return .string(snapshot.policy.category.rawValue)
+        case "Stream": return streamValue(snapshot.current)
         default: return nil
         }
     }
@@ -45,6 +46,23 @@ enum AudioSessionProperties {
         return .vardict(fields)
     }
 
+    /// The current stream's connection as a{sv} (empty when a file or nothing is current):
+    /// `state` connecting | connected | reconnecting, `summary` (one line, as `aubade status`
+    /// shows it), `station`, `attempt` and `retryIn` (seconds) while reconnecting, `live`.
+    static func streamValue(_ entry: QueueEntry?) -> DBusValue {
+        guard let entry, entry.track.isStream, let live = entry.live else { return .vardict([]) }
+        var fields: [(String, DBusValue)] = [("summary", .string(live.status.summary)), ("live", .boolean(live.isLive))]
+        switch live.status {
+        case .connecting: fields.append(("state", .string("connecting")))
+        case .connected: fields.append(("state", .string("connected")))
+        case .reconnecting(let attempt, let delay, let reason):
+            fields += [("state", .string("reconnecting")), ("attempt", .int32(Int32(clamping: attempt))),
+                       ("retryIn", .double(Double(delay) / 1_000_000)), ("reason", .string(reason))]
+        }
+        if let station = live.station { fields.append(("station", .string(station))) }
+        return .vardict(fields)
+    }
+
     /// The policy after a `Set`; a wrong type or value is InvalidArgs.
     static func policy(setting name: String, to value: DBusValue,
                        in policy: AudioSessionPolicy) throws(DBusError) -> AudioSessionPolicy {
@@ -67,7 +85,7 @@ enum AudioSessionProperties {
                 throw .invalidArgs("Category must be \"playback\" or \"mixWithOthers\"")
             }
             policy.category = category
-        case "CurrentRoute", "PauseReason":
+        case "CurrentRoute", "PauseReason", "Stream":
             throw .propertyReadOnly("\(name) is read-only")
         default:
             throw .unknownProperty("no property \(name) on \(MPRISNames.audioSessionInterface)")

@@ -163,6 +163,7 @@ enum IntrospectionXML {
     <property name="CurrentRoute" type="a{sv}" access="read"/>
     <!-- none, user, routeChange, interruption, sleep, otherPlayer, noSoundServer, streamLost -->
     <property name="PauseReason" type="s" access="read"/>
+    <property name="Stream" type="a{sv}" access="read"/>
     <property name="PauseOnRouteLoss" type="b" access="readwrite"/>
     <property name="PauseOnInterruption" type="b" access="readwrite"/>
     <property name="ResumeOnReconnect" type="b" access="readwrite"/>

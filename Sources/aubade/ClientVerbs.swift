@@ -77,6 +77,10 @@ enum ClientVerbs {
         if let route = try? client.property(MPRISNames.audioSessionInterface, "CurrentRoute").asVardict, !route.isEmpty {
             print("route  \(RouteText.describe(route))")
         }
+        if let stream = try? client.property(MPRISNames.audioSessionInterface, "Stream").asVardict,
+           let summary = stream["summary"]?.asString {
+            print("stream \(metadata["xesam:url"]?.asString ?? "?"): \(summary)")
+        }
     }
 
     private static func statusJSON(_ client: DaemonClient) throws(DBusError) {
@@ -84,6 +88,11 @@ enum ClientVerbs {
         let route = (try? client.property(MPRISNames.audioSessionInterface, "CurrentRoute").asVardict) ?? nil
         var report = StatusReport(player: player, route: route)
         report.pauseReason = (try? client.property(MPRISNames.audioSessionInterface, "PauseReason").asString) ?? nil
+        let stream = (try? client.property(MPRISNames.audioSessionInterface, "Stream").asVardict) ?? nil
+        report.stream = stream.flatMap { fields in
+            let strings = fields.compactMapValues { $0.asString ?? $0.asInt32.map(String.init) }
+            return strings.isEmpty ? nil : strings
+        }
         print(report.json)
     }
 
@@ -121,11 +130,16 @@ enum ClientVerbs {
 
     private static func add(_ client: DaemonClient, _ paths: [String]) throws(DBusError) {
         for path in paths {
-            // As bytes: a Latin-1 file name must reach the daemon as %E9, not as U+FFFD.
-            let absolute = RawArguments.path(for: path).resolved(against: RawArguments.currentDirectory())
+            let uri: String
+            if StreamURL.isStreamAddress(path) {
+                uri = path  // a station: the daemon checks the address
+            } else {
+                // As bytes: a Latin-1 file name must reach the daemon as %E9, not as U+FFFD.
+                let absolute = RawArguments.path(for: path).resolved(against: RawArguments.currentDirectory())
+                uri = FileURI.uri(for: absolute)
+            }
             let after = try trackIDs(client).last ?? TrackPath.noTrack
-            _ = try client.call(MPRISNames.trackListInterface, "AddTrack",
-                                [.string(FileURI.uri(for: absolute)), .objectPath(after), .boolean(false)])
+            _ = try client.call(MPRISNames.trackListInterface, "AddTrack", [.string(uri), .objectPath(after), .boolean(false)])
         }
     }
 

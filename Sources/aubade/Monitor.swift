@@ -57,6 +57,7 @@ enum Monitor {
             if let status = changed["PlaybackStatus"]?.asString { parts.append("status \(status)") }
             if let reason = changed["PauseReason"]?.asString { parts.append("pause reason \(reason)") }
             if let title = changed["Metadata"]?.asVardict?["xesam:title"]?.asString { parts.append("now playing \"\(title)\"") }
+            if let summary = changed["Stream"]?.asVardict?["summary"]?.asString { parts.append("stream \(summary)") }
             return parts.isEmpty ? nil : "player        " + parts.joined(separator: ", ")
         default:
             return nil

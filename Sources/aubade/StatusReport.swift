@@ -19,6 +19,8 @@ struct StatusReport: Encodable {
     var route: [String: String]?
     /// Why it is paused (org.aubade.AudioSession1.PauseReason), e.g. "noSoundServer".
     var pauseReason: String?
+    /// A stream's connection (org.aubade.AudioSession1.Stream): state, summary, station, attempt.
+    var stream: [String: String]?
 
     init(player: [String: DBusValue], route: [String: DBusValue]?) {
         let metadata = player["Metadata"]?.asVardict ?? [:]
