@@ -28,7 +28,7 @@ final class StationConnection: Sendable {
 
     /// One HTTP response being read, and the ICY demuxer for its body (reader side only).
     fileprivate final class Leg: @unchecked Sendable {
-        // `demuxer` is the reader's; `ended` is changed with the connection's mutex held.
+        // `demuxer` and `ended` are read and changed with the connection's mutex held.
         let transfer: HTTPTransfer
         var demuxer: ICYDemuxer?
         var ended = false
@@ -112,11 +112,11 @@ final class StationConnection: Sendable {
             }
             if let verdict { return verdict }
             guard let leg else { return finishedOrStarved() }
+            guard var demuxer = state.withLock({ _ in leg.demuxer }) else { return .starved }
             let count = scratch.withUnsafeMutableBytes { leg.transfer.read(into: $0) }
             if count > 0 {
-                guard var demuxer = leg.demuxer else { return .starved }
                 let pieces = demuxer.split(scratch[0..<count])
-                leg.demuxer = demuxer
+                state.withLock { _ in leg.demuxer = demuxer }
                 return .pieces(pieces)
             }
             // An ended leg that is drained gives way to the next one (the reconnect).
@@ -178,7 +178,7 @@ final class StationConnection: Sendable {
         let demuxer = ICYDemuxer(header: metaint)
         let name = head["icy-name"].map(Self.cleanedHeaderText).flatMap { $0.isEmpty ? nil : $0 }
         let status = state.withLock { state -> StreamStatus? in
-            guard !state.closed else { return nil }
+            guard !state.closed, state.legs.contains(where: { $0 === leg }) else { return nil }
             switch content {
             case .refused(let reason):
                 state.refused = reason
@@ -199,10 +199,10 @@ final class StationConnection: Sendable {
                 }
                 state.connectedAt = .now
                 state.station = name ?? state.station
+                leg.demuxer = demuxer
                 return .connected(station: state.station, live: state.isLive)
             }
         }
-        if status != nil { leg.demuxer = demuxer }
         if let status { onStatus(status) } else { leg.transfer.cancel() }
         wake()
     }

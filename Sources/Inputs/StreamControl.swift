@@ -4,7 +4,8 @@ import Synchronization
 /// its reconnect attempts (Pause cancels "reconnecting"), playing releases them.
 public final class StreamControl: Sendable {
     private struct State {
-        var connection: StationConnection?
+        /// Weak: the connection lives as long as its track's decoder, not as long as this handle.
+        weak var connection: StationConnection?
         var held = false
     }
     private let state = Mutex(State())
