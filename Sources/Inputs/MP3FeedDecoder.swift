@@ -26,6 +26,15 @@ final class MP3FeedDecoder {
         if let failure { throw failure }
     }
 
+    /// For a file of known size: lets `length` be known once its first frame is decoded.
+    func setFileSize(_ bytes: Int64) throws(Mpg123Error) {
+        try handle.setFileSize(bytes)
+    }
+
+    /// The PCM frames in the whole file (exact with a Xing/LAME header, else estimated from
+    /// the size); nil before the first frame or without a size.
+    var lengthInFrames: Int64? { handle.sampleLength() }
+
     /// Decodes what was fed into `buffer` (whole frames). `needsMore`: feed before asking again.
     func decode(into buffer: UnsafeMutableRawBufferPointer) throws(Mpg123Error) -> (bytes: Int, needsMore: Bool, newFormat: Bool) {
         let frame = format?.bytesPerFrame ?? 4

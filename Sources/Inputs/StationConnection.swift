@@ -51,6 +51,10 @@ final class StationConnection: Sendable {
         var acceptsRanges = false
         var bodyBytes: Int64 = 0
         var station: String?
+        /// The whole file's size (a file over HTTP), from the first answer.
+        var fileSize: Int64?
+        /// Where in the file to begin (a seek), as a fraction of its size; used up by the first answer.
+        var startFraction: Double?
         var waker: (@Sendable () -> Void)?
     }
 
@@ -59,11 +63,24 @@ final class StationConnection: Sendable {
     private let onStatus: @Sendable (StreamStatus) -> Void
     private let state = Mutex(State())
 
-    init(_ url: StreamURL, settings: StreamSettings, onStatus: @escaping @Sendable (StreamStatus) -> Void) {
+    /// `startFraction`: begin that far into a file over HTTP (a seek), when its server takes ranges.
+    init(_ url: StreamURL, settings: StreamSettings, startFraction: Double? = nil,
+         onStatus: @escaping @Sendable (StreamStatus) -> Void) {
         self.url = url
         self.settings = settings
         self.onStatus = onStatus
+        if let startFraction, startFraction > 0, startFraction < 1 {
+            state.withLock { $0.startFraction = startFraction }
+        }
     }
+
+    /// For the source: a file's size once known, whether it can be read from any byte, and
+    /// whether it is read from its start (only then does the decoder see its length header).
+    var fileFacts: (size: Int64?, seekable: Bool, fromStart: Bool) {
+        state.withLock { ($0.fileSize, $0.acceptsRanges, $0.bodyBytes == 0) }
+    }
+
+    func report(_ status: StreamStatus) { onStatus(status) }
 
     deinit { close() }
 
@@ -177,33 +194,48 @@ final class StationConnection: Sendable {
         let metaint = head["icy-metaint"]
         let demuxer = ICYDemuxer(header: metaint)
         let name = head["icy-name"].map(Self.cleanedHeaderText).flatMap { $0.isEmpty ? nil : $0 }
-        let status = state.withLock { state -> StreamStatus? in
-            guard !state.closed, state.legs.contains(where: { $0 === leg }) else { return nil }
+        enum Verdict { case connected(StreamStatus), refused, again }
+        let verdict = state.withLock { state -> Verdict in
+            guard !state.closed, state.legs.contains(where: { $0 === leg }) else { return .refused }
             switch content {
             case .refused(let reason):
                 state.refused = reason
-                return nil
+                return .refused
             case .playlist:
                 state.isPlaylist = true
-                return nil
+                return .refused
             case .mpegAudio:
                 guard demuxer != nil else {
                     state.refused = "bad icy-metaint \"\(Self.cleanedHeaderText(metaint ?? ""))\""
-                    return nil
+                    return .refused
                 }
-                let firstAnswer = state.connectedAt == nil && state.bodyBytes == 0
+                let firstAnswer = state.connectedAt == nil && state.fileSize == nil
                 if firstAnswer {
                     // A length and no ICY interval: a file (a podcast), not a station.
                     state.isLive = head.contentLength == nil || metaint != nil
                     state.acceptsRanges = head["accept-ranges"]?.lowercased() == "bytes"
+                    if !state.isLive, let length = head.contentLength { state.fileSize = state.bodyBytes + length }
+                    if let fraction = state.startFraction, !state.isLive, state.acceptsRanges, let size = state.fileSize {
+                        // A seek: ask again from that byte (the decoder finds the next frame).
+                        state.startFraction = nil
+                        state.bodyBytes = Int64(Double(size) * fraction)
+                        state.legs.removeAll { $0 === leg }
+                        return .again
+                    }
                 }
                 state.connectedAt = .now
                 state.station = name ?? state.station
                 leg.demuxer = demuxer
-                return .connected(station: state.station, live: state.isLive)
+                return .connected(.connected(station: state.station, live: state.isLive))
             }
         }
-        if let status { onStatus(status) } else { leg.transfer.cancel() }
+        switch verdict {
+        case .connected(let status): onStatus(status)
+        case .refused: leg.transfer.cancel()
+        case .again:
+            leg.transfer.cancel()
+            connect()
+        }
         wake()
     }
 

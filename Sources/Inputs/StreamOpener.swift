@@ -14,7 +14,9 @@ public enum StreamOpener {
     /// A playlist that names a playlist that names… stops here.
     static let maximumPlaylistDepth = 3
 
+    /// `startFraction`: for a file over HTTP, begin that far into it (a seek).
     public static func open(_ url: StreamURL, settings: StreamSettings, control: StreamControl,
+                            startFraction: Double? = nil,
                             isCancelled: @escaping @Sendable () -> Bool,
                             onStatus: @escaping @Sendable (StreamStatus) -> Void) throws(StreamError) -> PCMSource {
         var candidates: [(url: StreamURL, depth: Int)] = [(url, 0)]
@@ -22,7 +24,8 @@ public enum StreamOpener {
         while !candidates.isEmpty {
             let (candidate, depth) = candidates.removeFirst()
             do throws(StreamError) {
-                switch try connect(candidate, settings: settings, control: control, isCancelled: isCancelled, onStatus: onStatus) {
+                switch try connect(candidate, settings: settings, control: control, startFraction: startFraction,
+                                   isCancelled: isCancelled, onStatus: onStatus) {
                 case .playing(let source):
                     return source
                 case .playlist:
@@ -56,9 +59,9 @@ public enum StreamOpener {
     }
 
     private static func connect(_ url: StreamURL, settings: StreamSettings, control: StreamControl,
-                                isCancelled: @escaping @Sendable () -> Bool,
+                                startFraction: Double?, isCancelled: @escaping @Sendable () -> Bool,
                                 onStatus: @escaping @Sendable (StreamStatus) -> Void) throws(StreamError) -> Connected {
-        let connection = StationConnection(url, settings: settings, onStatus: onStatus)
+        let connection = StationConnection(url, settings: settings, startFraction: startFraction, onStatus: onStatus)
         let source = try StreamSource(connection: connection)
         let arrived = DispatchSemaphore(value: 0)
         connection.setWaker { arrived.signal() }

@@ -23,6 +23,10 @@ final class StreamSource: @unchecked Sendable {
     private var lastTitle: LiveTitle?
     private var marks: [SourceMark] = []
     private(set) var format: PCMFormat?
+    /// A file over HTTP read from its start: its size went to the decoder, and its length
+    /// is reported once the first frame is decoded.
+    private var measuring = false
+    private var sizeGiven = false
 
     init(connection: StationConnection) throws(StreamError) {
         self.connection = connection
@@ -80,6 +84,7 @@ final class StreamSource: @unchecked Sendable {
                     throw fail("the stream changed its format (\(known.sampleRate) Hz → \(decoder.format?.sampleRate ?? 0) Hz)")
                 }
                 format = decoder.format
+                reportLength()
                 if stopAtFormat { return .pcm(0) }
             }
             if result.bytes > 0 {
@@ -107,6 +112,7 @@ final class StreamSource: @unchecked Sendable {
             nextPiece += 1
             switch piece {
             case .audio(let bytes):
+                if !sizeGiven { giveFileSize() }
                 do {
                     try decoder.feed(bytes)
                 } catch {
@@ -120,6 +126,20 @@ final class StreamSource: @unchecked Sendable {
             }
         }
         throw fail("the stream made no progress")
+    }
+
+    private func giveFileSize() {
+        sizeGiven = true
+        let facts = connection.fileFacts
+        guard !connection.isLive, facts.fromStart, let size = facts.size else { return }
+        measuring = (try? decoder.setFileSize(size)) != nil
+    }
+
+    private func reportLength() {
+        guard measuring, let frames = decoder.lengthInFrames, let format, format.sampleRate > 0 else { return }
+        measuring = false
+        let length = frames.multipliedReportingOverflow(by: 1_000_000).partialValue / Int64(format.sampleRate)
+        connection.report(.measured(length: length, seekable: connection.fileFacts.seekable))
     }
 
     private func fail(_ reason: String) -> StreamError {

@@ -54,7 +54,7 @@ enum AudioSessionProperties {
         var fields: [(String, DBusValue)] = [("summary", .string(live.status.summary)), ("live", .boolean(live.isLive))]
         switch live.status {
         case .connecting: fields.append(("state", .string("connecting")))
-        case .connected: fields.append(("state", .string("connected")))
+        case .connected, .measured: fields.append(("state", .string("connected")))
         case .reconnecting(let attempt, let delay, let reason):
             fields += [("state", .string("reconnecting")), ("attempt", .int32(Int32(clamping: attempt))),
                        ("retryIn", .double(Double(delay) / 1_000_000)), ("reason", .string(reason))]

@@ -30,6 +30,15 @@ extension Mpg123Handle {
         }
     }
 
+    /// `mpg123_set_filesize`: the size of what will be fed (a file over HTTP), so that
+    /// `sampleLength()` can say how long it is (exact with a Xing/LAME header).
+    public func setFileSize(_ bytes: Int64) throws(Mpg123Error) {
+        let rc = mpg123_set_filesize(rawHandle, off_t(clamping: bytes))
+        guard rc == MPG123_OK.rawValue else {
+            throw Mpg123Error(function: "mpg123_set_filesize", code: rc, handle: rawHandle)
+        }
+    }
+
     /// `mpg123_read` in feed mode: decodes what was fed into `buffer`.
     public func decodeFed(into buffer: UnsafeMutableRawBufferPointer) throws(Mpg123Error) -> Mpg123FeedResult {
         guard let base = buffer.baseAddress, buffer.count > 0 else {

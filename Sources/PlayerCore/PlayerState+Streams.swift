@@ -14,6 +14,11 @@ extension PlayerState {
         entry.track.isStream && entry.live?.isLive != false
     }
 
+    /// Files can seek; a stream only when it is a file over HTTP whose server takes ranges.
+    func canSeek(_ entry: QueueEntry) -> Bool {
+        !entry.track.isStream || entry.live?.isSeekable == true
+    }
+
     /// Play after a pause of a live stream: resume from the buffer, or fetch it afresh.
     mutating func resumeLive(_ entry: QueueEntry, at now: Instant) -> [Effect]? {
         guard isLiveStream(entry), let pausedAt, now - pausedAt > Self.liveResumeLimit else { return nil }
@@ -28,10 +33,22 @@ extension PlayerState {
         guard let entry = queue.entry(entryID), entry.track.isStream, entryID == currentID else { return [] }
         let before = entry.live ?? LiveFacts()
         var after = before
-        after.status = status
-        if case .connected(let station, let live) = status {
+        switch status {
+        case .connected(let station, let live):
+            after.status = status
             after.station = station ?? before.station
             after.isLive = live
+        case .measured(let length, let seekable):
+            after.isLive = false
+            after.isSeekable = seekable
+            if entry.track.length != length {
+                queue.update(entryID) { $0.length = length }
+                queue.updateLive(entryID) { $0 = after }
+                liveEntryID = entryID
+                return [.trackList(.metadataChanged(entryID))]
+            }
+        default:
+            after.status = status
         }
         guard after != before || entry.live == nil else { return [] }
         queue.updateLive(entryID) { $0 = after }

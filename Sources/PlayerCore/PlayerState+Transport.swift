@@ -68,7 +68,7 @@ extension PlayerState {
 
     mutating func seek(by offset: Microseconds, at now: Instant) -> [Effect] {
         // A stream cannot seek (CanSeek is false): MPRIS says the call does nothing then.
-        guard let entry = current, !entry.track.isStream else { return [] }
+        guard let entry = current, canSeek(entry) else { return [] }
         let target = max(0, position(at: now).saturatingAdding(offset))
         if let length = entry.track.length, target > length {
             return trackEnded(entry.id, at: now)
@@ -77,7 +77,7 @@ extension PlayerState {
     }
 
     mutating func setPosition(_ position: Microseconds, of entryID: EntryID, at now: Instant) -> [Effect] {
-        guard let entry = current, entry.id == entryID, position >= 0, !entry.track.isStream else { return [] }
+        guard let entry = current, entry.id == entryID, position >= 0, canSeek(entry) else { return [] }
         if let length = entry.track.length, position > length { return [] }
         return moveWithinTrack(entry, to: position, at: now)
     }

@@ -61,7 +61,7 @@ public struct PlayerState: Sendable, Equatable {
             current: current,
             canGoNext: currentID.map { queue.entry(after: $0, wrapping: loopStatus != .none) != nil } ?? false,
             canGoPrevious: currentID.map { queue.entry(before: $0, wrapping: loopStatus != .none) != nil } ?? false,
-            canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent && current?.track.isStream != true,
+            canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent && (current?.track.isStream != true || current?.live?.isSeekable == true),
             route: soundServer.flatMap(AudioRoute.init(facts:)), pauseReason: pauseReason, policy: policy)
     }
 

@@ -106,8 +106,11 @@ final class OutputBridge {
         case .stream(let url):
             let control = StreamControl()
             let (id, run, settings, events) = (entry.id, streamRun, streamSettings, streamEvents)
-            let source = DecodeAhead(label: "aubade.stream", fromStart: true) { isAbandoned in
-                try StreamOpener.open(url, settings: settings, control: control, isCancelled: isAbandoned) { status in
+            // A seek in a file over HTTP: as a share of its length (only measured ones seek).
+            let fraction = entry.track.length.flatMap { $0 > 0 && position > 0 ? Double(position) / Double($0) : nil }
+            let source = DecodeAhead(label: "aubade.stream", fromStart: position <= 0) { isAbandoned in
+                try StreamOpener.open(url, settings: settings, control: control, startFraction: fraction,
+                                      isCancelled: isAbandoned) { status in
                     events?(id, status, run)
                 }
             }

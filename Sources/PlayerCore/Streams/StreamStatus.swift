@@ -4,6 +4,9 @@ public enum StreamStatus: Sendable, Equatable {
     case connecting
     /// Connected and delivering audio; `station` is the server's name for it (icy-name).
     case connected(station: String?, live: Bool)
+    /// A file over HTTP (not a live station) turned out to last `length`; `seekable` when its
+    /// server can send it from any byte (HTTP ranges).
+    case measured(length: Microseconds, seekable: Bool)
     /// The connection dropped or could not be made; trying again (attempt 1, 2, …) in `delay`.
     case reconnecting(attempt: Int, delay: Microseconds, reason: String)
 
@@ -12,6 +15,7 @@ public enum StreamStatus: Sendable, Equatable {
         switch self {
         case .connecting: return "connecting"
         case .connected(let station, _): return station.map { "connected to \($0)" } ?? "connected"
+        case .measured: return "connected"
         case .reconnecting(let attempt, let delay, let reason):
             let seconds = Double(delay) / 1_000_000
             return "reconnecting (attempt \(attempt), in \(seconds.formatted1) s): \(reason)"
@@ -58,6 +62,8 @@ public struct LiveFacts: Sendable, Equatable {
     public var title: LiveTitle?
     /// No end: a radio station. A finite file over HTTP is not live.
     public var isLive: Bool
+    /// A file over HTTP whose server takes ranges: Seek and SetPosition work.
+    public var isSeekable = false
 
     public init(status: StreamStatus = .connecting, station: String? = nil, title: LiveTitle? = nil, isLive: Bool = true) {
         self.status = status
