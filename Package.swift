@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Aubade: a background music service for Linux (MPRIS + PulseAudio + libmpg123).
-// Depends on the toolchain and three system libraries only.
+// Depends on the toolchain and four system libraries only.
 import PackageDescription
 
 let package = Package(
@@ -16,11 +16,14 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123",
                        providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Thin Swift wrappers: one file per C concept, no knowledge of the app.
         .target(name: "DBusKit", dependencies: ["CDBus"]),
         .target(name: "PulseKit", dependencies: ["CPulse"]),
         .target(name: "Mpg123Kit", dependencies: ["CMpg123"]),
+        .target(name: "CurlKit", dependencies: ["CCurl"]),
 
         // The pure heart: queue, playback state machine, audio-session policy. No C, no I/O.
         .target(name: "PlayerCore"),
@@ -41,6 +44,8 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
+        .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "AudioFixtures"]),
