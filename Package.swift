@@ -47,6 +47,8 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
+        // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
+        .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "AudioFixtures"]),
