@@ -261,3 +261,16 @@ enum Shell {
                              timedOut: timedOut)
     }
 }
+
+extension Shell {
+    /// Whether process `pid` is alive: it exists and is not a zombie (one that ended but was
+    /// not reaped yet is gone for a test checking that nothing is left running).
+    static func isAlive(pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            return false
+        }
+        // The state follows the command name in parentheses, which may itself hold ") ".
+        guard let close = stat.range(of: ") ", options: .backwards) else { return true }
+        return !stat[close.upperBound...].hasPrefix("Z")
+    }
+}
