@@ -9,5 +9,6 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(url): \(reason)" }
+    /// The reason alone: whoever reports it names the entry (and so the URL) already.
+    public var description: String { reason }
 }

@@ -13,7 +13,7 @@ import PlayerCore
 /// Used on the track's decoder queue only (`DecodeAhead`), hence `@unchecked Sendable`.
 final class StreamSource: @unchecked Sendable {
     let connection: StationConnection
-    private let decoder: MP3FeedDecoder
+    private var decoder: MP3FeedDecoder
     private var pieces: [ICYDemuxer.Piece] = []
     private var nextPiece = 0
     private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
@@ -22,7 +22,20 @@ final class StreamSource: @unchecked Sendable {
     private var waitingTitle: LiveTitle?
     private var lastTitle: LiveTitle?
     private var marks: [SourceMark] = []
+    /// Where the last mark was placed: titles closer together than `minimumTitleSpacing` of
+    /// audio wait (the newest wins), so a hostile station cannot flood the bus with them.
+    private var lastMarkOffset: Int64?
+    /// Compressed bytes fed since the last PCM came out: MP3 that never decodes is refused.
+    private var fedWithoutAudio = 0
+    private var decoderRestarts = 0
     private(set) var format: PCMFormat?
+
+    /// Seconds of audio between two published titles, at least.
+    static let minimumTitleSpacing = 1.0
+    /// A stream that gives no audio from this much data is not MP3 (random bytes, a video).
+    static let maximumBytesWithoutAudio = 512 * 1024
+    /// Decoder restarts after bad data, in a row without audio between them.
+    static let maximumDecoderRestarts = 8
     /// A file over HTTP read from its start: its size went to the decoder, and its length
     /// is reported once the first frame is decoded.
     private var measuring = false
@@ -77,7 +90,10 @@ final class StreamSource: @unchecked Sendable {
             do {
                 result = try decoder.decode(into: buffer)
             } catch {
-                throw fail("the stream is not MP3 audio that can be decoded (\(error))")
+                // Bad bytes in a live stream (a glitch, a reconnect mid-frame): start a fresh
+                // decoder on what follows, rather than giving the station up.
+                try restartDecoder(after: error)
+                continue
             }
             if result.newFormat {
                 if let known = format, known != decoder.format {
@@ -88,12 +104,15 @@ final class StreamSource: @unchecked Sendable {
                 if stopAtFormat { return .pcm(0) }
             }
             if result.bytes > 0 {
+                fedWithoutAudio = 0
+                decoderRestarts = 0
                 produced += Int64(result.bytes)
                 return .pcm(result.bytes)
             }
             guard result.needsMore else { continue }
-            if let title = waitingTitle {
+            if let title = waitingTitle, titleMayFollow() {
                 marks.append(SourceMark(byteOffset: produced, title: title))
+                lastMarkOffset = produced
                 waitingTitle = nil
             }
             if nextPiece == pieces.count {
@@ -113,6 +132,10 @@ final class StreamSource: @unchecked Sendable {
             switch piece {
             case .audio(let bytes):
                 if !sizeGiven { giveFileSize() }
+                fedWithoutAudio += bytes.count
+                if fedWithoutAudio > Self.maximumBytesWithoutAudio {
+                    throw fail("no MP3 audio in the first \(Self.maximumBytesWithoutAudio / 1024) KiB of the stream")
+                }
                 do {
                     try decoder.feed(bytes)
                 } catch {
@@ -126,6 +149,25 @@ final class StreamSource: @unchecked Sendable {
             }
         }
         throw fail("the stream made no progress")
+    }
+
+    private func titleMayFollow() -> Bool {
+        guard let lastMarkOffset, let format else { return true }
+        return produced - lastMarkOffset >= Int64(format.bytes(seconds: Self.minimumTitleSpacing))
+    }
+
+    private func restartDecoder(after error: any Error) throws(StreamError) {
+        decoderRestarts += 1
+        guard format != nil, decoderRestarts <= Self.maximumDecoderRestarts else {
+            throw fail("the stream is not MP3 audio that can be decoded (\(error))")
+        }
+        do {
+            decoder = try MP3FeedDecoder()
+        } catch {
+            throw fail("cannot start the decoder: \(error)")
+        }
+        // The new decoder announces the format again: the same one is no change.
+        sizeGiven = true
     }
 
     private func giveFileSize() {
