@@ -2,11 +2,11 @@
 ///
 /// The pause rule: a live stream paused for at most `liveResumeLimit` resumes from what was
 /// buffered (the station is a few seconds behind, nothing is lost). Paused for longer, it is
-/// fetched afresh and plays live: the server has dropped a listener that stopped reading by
-/// then (icecast2's queue holds a few hundred KB, about 30 s at 128 kbit/s), and what was
-/// buffered is old news. The same holds after a call or an unplug.
+/// fetched afresh and plays live: what was buffered is old news, and the server may have
+/// dropped a listener that stopped reading (icecast2 does once its 512 KiB listener queue and
+/// the socket buffers are full). The same holds after a call or an unplug.
 extension PlayerState {
-    /// See the rule above; well below icecast2's default listener queue (~30 s).
+    /// See the rule above: longer than a glance at the phone, shorter than any server's patience.
     public static let liveResumeLimit: Microseconds = 10_000_000
 
     /// Whether `entry` is a stream that has shown itself to be live (or not yet said otherwise).
