@@ -64,6 +64,10 @@ extension PlayerState {
         // A question about an entry the output no longer holds (it was flushed meanwhile).
         guard status != .stopped, entryID == lastHandedToOutput else { return [] }
         guard let next = entry(following: entryID) else { return [.output(.endOfQueue)] }
+        // No gapless join into or out of a stream: its format is known only once it is
+        // connected, and a station is no album. The output drains, then `outputFinished`
+        // starts the next entry in a stream of its own format.
+        if next.track.isStream || queue.entry(entryID)?.track.isStream == true { return [.output(.endOfQueue)] }
         upcoming.append(next.id)
         return [.output(.enqueue(next))]
     }

@@ -21,8 +21,9 @@ final class OutputBridge {
     private(set) var streamRun: UInt64 = 0
     /// The current stream's reconnect attempts, held while paused.
     private var streamControl: StreamControl?
-    /// A stream loaded paused (a restored queue): nothing is fetched until Play.
-    private var deferredStream: QueueEntry?
+    /// A stream loaded paused (a restored queue, a seek while paused): nothing is fetched
+    /// until Play, which starts it there.
+    private var deferredStream: (entry: QueueEntry, position: Microseconds)?
 
     func start(events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void,
                streamEvents: @escaping @Sendable (EntryID, StreamStatus, UInt64) -> Void) {
@@ -51,7 +52,7 @@ final class OutputBridge {
             if entry.track.isStream && !playing {
                 // Restored or selected while paused: a station is called only when it is played.
                 if let serial = output.stop() { self.serial = serial }
-                deferredStream = entry
+                deferredStream = (entry, position)
                 streamControl = nil
                 return
             }
@@ -66,7 +67,7 @@ final class OutputBridge {
         case .resume:
             if let deferred = deferredStream {
                 deferredStream = nil
-                play(deferred, from: 0, playing: true, volume: volume)
+                play(deferred.entry, from: deferred.position, playing: true, volume: volume)
                 return
             }
             output.resume()

@@ -102,3 +102,23 @@ import Testing
         #expect(LiveTitle(announcement: "Artist - ").title == "Artist -")
     }
 }
+
+/// A station is never joined gaplessly to its neighbours: the output drains, then it starts.
+@Suite struct StreamBoundaryTests {
+    @Test func aFileBeforeAStationEndsTheOutputsQueue() {
+        var player = Player()
+        player.send(.enqueue([track(0), StreamTests.station], play: true), at: 0)
+        let file = player.entry(0).id
+        player.send(.outputStarted(file), at: 0.1)
+        #expect(player.send(.outputNeedsNext(after: file), at: 98).actions == [.output(.endOfQueue)])
+        let effects = player.send(.outputFinished(file), at: 100)
+        #expect(effects.actions == [.output(.play(player.entry(1), from: 0, playing: true))])
+    }
+
+    @Test func aStationThatEndsLetsTheNextFileStartAfresh() {
+        var player = StreamTests.playingStation()
+        let station = player.entry(0).id
+        #expect(player.send(.outputNeedsNext(after: station), at: 50).actions == [.output(.endOfQueue)])
+        #expect(player.send(.outputFinished(station), at: 51).actions == [.output(.play(player.entry(1), from: 0, playing: true))])
+    }
+}
