@@ -41,7 +41,7 @@ enum ClientVerbs {
         case "route", "queue", "clear", "playlists":
             return arguments.isEmpty ? nil : "takes no arguments"
         case "add":
-            return arguments.isEmpty ? "give one or more files, folders or playlists" : nil
+            return arguments.isEmpty ? "give one or more files, folders, playlists or station URLs" : nil
         case "remove":
             guard arguments.count == 1, let number = Int(arguments[0]), number >= 1 else {
                 return "give the number of a queue entry (see `aubade queue`)"

@@ -9,17 +9,18 @@ struct VerbHelp {
     static let all: [VerbHelp] = [
         VerbHelp(verb: "serve", synopsis: "serve [--config FILE] [--volume V] [--log-level LEVEL] [PATH…]", description: """
             Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on the
-            session bus and play PATHs (MP3 files, folders, M3U/M3U8/PLS playlists). Without
+            session bus and play PATHs (MP3 files, folders, M3U/M3U8/PLS playlists, http(s)
+            URLs of stations and of their playlists). Without
             PATHs it puts back the queue and position of the last run, paused. Control it with
             playerctl -p aubade, media keys, or any MPRIS client. SIGHUP reloads the
             configuration; SIGTERM and SIGINT stop it, saving its state.
             """),
         VerbHelp(verb: "status", synopsis: "status [--json]", description: """
-            What plays: title — artist, position / length, state, route. --json prints the same
-            as one JSON object, for scripts.
+            What plays: title — artist, position / length, state, route, and a station's
+            connection. --json prints the same as one JSON object, for scripts.
             """),
         VerbHelp(verb: "queue", synopsis: "queue", description: "The queue, numbered; ▶ marks the current track."),
-        VerbHelp(verb: "add", synopsis: "add PATH…", description: "Add files, folders or playlists at the end of the queue."),
+        VerbHelp(verb: "add", synopsis: "add PATH|URL…", description: "Add files, folders, playlists or station URLs at the end of the queue."),
         VerbHelp(verb: "remove", synopsis: "remove N", description: "Remove entry N (as numbered by `aubade queue`)."),
         VerbHelp(verb: "clear", synopsis: "clear", description: "Stop and empty the queue."),
         VerbHelp(verb: "save", synopsis: "save NAME", description: "Save the queue as the playlist NAME (NAME.m3u8 in the playlists folder)."),
