@@ -9,11 +9,11 @@ struct VerbHelp {
     static let all: [VerbHelp] = [
         VerbHelp(verb: "serve", synopsis: "serve [--config FILE] [--volume V] [--log-level LEVEL] [PATH…]", description: """
             Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on the
-            session bus and play PATHs (MP3 files, folders, M3U/M3U8/PLS playlists, http(s)
-            URLs of stations and of their playlists). Without
-            PATHs it puts back the queue and position of the last run, paused. Control it with
-            playerctl -p aubade, media keys, or any MPRIS client. SIGHUP reloads the
-            configuration; SIGTERM and SIGINT stop it, saving its state.
+            session bus and play PATHs (MP3 files, folders, M3U/M3U8/PLS playlists) and URLs
+            (http(s) stations and their playlists). Without them it puts back the queue and
+            position of the last run, paused. Control it with playerctl -p aubade, media keys,
+            or any MPRIS client. SIGHUP reloads the configuration; SIGTERM and SIGINT stop it,
+            saving its state.
             """),
         VerbHelp(verb: "status", synopsis: "status [--json]", description: """
             What plays: title — artist, position / length, state, route, and a station's
