@@ -129,16 +129,20 @@ final class StationConnection: Sendable {
             }
             if let verdict { return verdict }
             guard let leg else { return finishedOrStarved() }
-            guard var demuxer = state.withLock({ _ in leg.demuxer }) else { return .starved }
-            let count = scratch.withUnsafeMutableBytes { leg.transfer.read(into: $0) }
-            if count > 0 {
-                let pieces = demuxer.split(scratch[0..<count])
-                state.withLock { _ in leg.demuxer = demuxer }
-                return .pieces(pieces)
+            // No demuxer: no answer yet — or none ever (a refused connection), which ends the
+            // leg with nothing in it, so it gives way below like a drained one.
+            if var demuxer = state.withLock({ _ in leg.demuxer }) {
+                let count = scratch.withUnsafeMutableBytes { leg.transfer.read(into: $0) }
+                if count > 0 {
+                    let pieces = demuxer.split(scratch[0..<count])
+                    state.withLock { _ in leg.demuxer = demuxer }
+                    return .pieces(pieces)
+                }
             }
             // An ended leg that is drained gives way to the next one (the reconnect).
             let drained = state.withLock { state -> Bool in
-                guard state.legs.first === leg, leg.ended, leg.transfer.bufferedByteCount == 0 else { return false }
+                guard state.legs.first === leg, leg.ended,
+                      leg.demuxer == nil || leg.transfer.bufferedByteCount == 0 else { return false }
                 state.legs.removeFirst()
                 return true
             }
@@ -250,9 +254,11 @@ final class StationConnection: Sendable {
                 state.finished = true
                 return nil
             }
+            // A connection that played steadily starts the count over; each drop ends one.
             if let connectedAt = state.connectedAt, ContinuousClock.now - connectedAt > .seconds(ReconnectBackoff.steadyAfter) {
                 state.backoff.reset()
             }
+            state.connectedAt = nil
             let seconds = state.backoff.nextDelay()
             let reason: String
             switch result {
