@@ -25,6 +25,10 @@ static inline CURLcode aubade_curl_easy_setopt_data_callback(CURL *easy, CURLopt
                                                              aubade_curl_data_callback value) {
     return curl_easy_setopt(easy, option, value);
 }
+static inline CURLcode aubade_curl_easy_setopt_opensocket_callback(CURL *easy, CURLoption option,
+                                                                  curl_opensocket_callback value) {
+    return curl_easy_setopt(easy, option, value);
+}
 
 static inline CURLcode aubade_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
     return curl_easy_getinfo(easy, info, value);

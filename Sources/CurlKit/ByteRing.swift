@@ -1,9 +1,8 @@
 /// A fixed-capacity FIFO of bytes: the bounded buffer between libcurl's write callback and the
 /// reader. (AudioOutput has its own for PCM; the modules do not depend on each other.)
 ///
-/// Not thread-safe by itself: `TransferCore` keeps it inside its lock (hence unchecked
-/// Sendable: the lock, not the type, makes sharing it safe). Allocated once.
-final class ByteRing: @unchecked Sendable {
+/// Not thread-safe by itself: `TransferCore` keeps it inside its lock. Allocated once.
+final class ByteRing {
     let capacity: Int
     private let storage: UnsafeMutableRawBufferPointer
     private var head = 0

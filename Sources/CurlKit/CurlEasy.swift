@@ -81,6 +81,10 @@ final class CurlEasy {
         try check(option, aubade_curl_easy_setopt_data_callback(handle, option, callback))
     }
 
+    func set(_ option: CURLoption, callback: curl_opensocket_callback) throws(CurlCallError) {
+        try check(option, aubade_curl_easy_setopt_opensocket_callback(handle, option, callback))
+    }
+
     /// A list option; the handle keeps `lines` alive for as long as it lives.
     func set(_ option: CURLoption, list lines: [String]) throws(CurlCallError) {
         let list = try CurlStringList(lines)

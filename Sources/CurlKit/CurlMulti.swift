@@ -15,7 +15,11 @@ final class CurlMulti {
         self.handle = handle
     }
 
-    deinit { curl_multi_cleanup(handle) }
+    deinit {
+        let code = curl_multi_cleanup(handle)
+        // Fails only for a bad handle or from inside a callback: our bug, not the network's.
+        assert(code == CURLM_OK, "curl_multi_cleanup: \(code)")
+    }
 
     func add(_ easy: CurlEasy) throws(CurlCallError) {
         try check("curl_multi_add_handle", curl_multi_add_handle(handle, easy.handle))

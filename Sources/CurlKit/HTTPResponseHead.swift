@@ -8,7 +8,8 @@ public struct HTTPResponseHead: Sendable, Equatable {
     /// Header fields in the order received, names lowercased, values without surrounding
     /// blanks. Only those of the final response, not of the redirects before it.
     public var headers: [(name: String, value: String)]
-    /// The URL that answered, after redirects.
+    /// The URL that answered, after redirects, as libcurl reports it: credentials of the request
+    /// URL stay in it (a relative playlist entry may need them), so do not log it as it is.
     public var effectiveURL: String
     /// The body length the server announced (`Content-Length`), `nil` when unknown or
     /// streamed. For a 206 answer this is the length of the part, not of the whole file.

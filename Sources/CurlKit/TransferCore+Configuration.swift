@@ -1,4 +1,13 @@
+import Glibc
 internal import CCurl
+
+/// CURLOPT_OPENSOCKETFUNCTION: the socket libcurl asks for, with SOCK_CLOEXEC (atomic: no
+/// window in which another thread's fork could inherit it). libcurl makes it non-blocking.
+let openCloseOnExecSocket: curl_opensocket_callback = { _, _, address in
+    guard let address else { return CURL_SOCKET_BAD }
+    return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
+                  address.pointee.protocol)
+}
 
 extension TransferCore {
     /// The answer SHOUTcast v1 servers give instead of an HTTP status line. Without it as a
@@ -44,6 +53,9 @@ extension TransferCore {
             // libcurl failing a server that ignores ranges.
             try easy.set(CURLOPT_RANGE, string: "\(start)-")
         }
+        // libcurl 7.88 opens its sockets without close-on-exec: a child started meanwhile
+        // would hold the connection to the radio station open after we close it.
+        try easy.set(CURLOPT_OPENSOCKETFUNCTION, callback: openCloseOnExecSocket)
         try easy.set(CURLOPT_WRITEFUNCTION, callback: transferBodyCallback)
         try easy.set(CURLOPT_WRITEDATA, pointer: me)
         try easy.set(CURLOPT_HEADERFUNCTION, callback: transferHeaderCallback)

@@ -87,10 +87,12 @@ extension TransferCore {
         }
     }
 
-    /// Whether libcurl will follow this response (it follows any 3xx but 304 with a Location
-    /// while FOLLOWLOCATION is on; past MAXREDIRS it fails the transfer instead).
+    /// Whether libcurl will follow this response (it follows any 3xx but 304 with a non-empty
+    /// Location while FOLLOWLOCATION is on; past MAXREDIRS it fails the transfer instead).
+    /// Wrong only costs the body of a 3xx, whose head then comes at the end.
     private func willFollow(_ status: Int) -> Bool {
-        (300..<400).contains(status) && status != 304 && parser.has("location")
+        (300..<400).contains(status) && status != 304
+            && parser.fields.contains { $0.name == "location" && !$0.value.isEmpty }
     }
 
     /// `.head`, once, from the fields collected and what libcurl reports.

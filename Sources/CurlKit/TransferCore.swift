@@ -25,12 +25,12 @@ final class TransferCore: @unchecked Sendable {
         /// `read` made room for the refused bytes and asked the loop to resume.
         var resumeRequested = false
     }
-    let buffer: Mutex<BufferState>
+    let buffer: LockedState<BufferState>
 
     /// Events run under this lock, so that `cancel` from another thread can wait for the one
     /// being delivered. Emptied at the end and on cancel: the handler may capture the
     /// `HTTPTransfer`, and that cycle must not outlive the transfer.
-    private let handler: Mutex<Handler?>
+    private let handler: LockedState<Handler?>
     let isCancelled = Atomic<Bool>(false)
     private let isStarted = Atomic<Bool>(false)
 
@@ -53,8 +53,8 @@ final class TransferCore: @unchecked Sendable {
         // libcurl hands over up to CURL_MAX_WRITE_SIZE bytes at once and accepts all or none:
         // a smaller ring could never take such a piece.
         let capacity = max(bufferCapacity, Int(aubade_CURL_MAX_WRITE_SIZE))
-        buffer = Mutex(BufferState(ring: ByteRing(capacity: capacity)))
-        handler = Mutex(events)
+        buffer = LockedState(BufferState(ring: ByteRing(capacity: capacity)))
+        handler = LockedState(events)
     }
 
     var capacity: Int { buffer.withLock { $0.ring.capacity } }

@@ -21,7 +21,7 @@ final class TransferLoop: @unchecked Sendable {
         var isRunning = false
         var isShuttingDown = false
     }
-    private let inbox = Mutex(Inbox())
+    private let inbox = LockedState(Inbox())
     /// The loop thread's `pthread_self()`, 0 before it runs.
     private let threadID = Atomic<UInt>(0)
 

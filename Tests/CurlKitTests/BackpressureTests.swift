@@ -64,6 +64,24 @@ final class BackpressureTests: ServerTestCase {
         XCTAssertEqual(total, size)
     }
 
+    /// One transfer held back by its reader does not hold back the others on the thread.
+    func testAPausedTransferDoesNotHoldBackOthers() throws {
+        let held = TransferRecorder(HTTPRequest(url: try server.url("/fixed?size=4000000")),
+                                    bufferCapacity: 16384, readsInHandler: false).start()
+        XCTAssertTrue(eventually { held.transfer.bufferedByteCount > 0 })
+        let others = try (0..<4).map { index in
+            TransferRecorder(HTTPRequest(url: try server.url("/fixed?size=\(300_000 + index)"))).start()
+        }
+        for (index, other) in others.enumerated() {
+            other.waitForEnd()
+            XCTAssertTrue(other.succeeded)
+            XCTAssertEqual(other.body.count, 300_000 + index)
+        }
+        XCTAssertNil(held.result)
+        XCTAssertLessThanOrEqual(held.transfer.bytesReceived, 16384)
+        held.transfer.cancel()
+    }
+
     func testASmallCapacityIsRoundedUpToCurlsLargestWrite() throws {
         let recorder = TransferRecorder(HTTPRequest(url: try server.url("/fixed?size=200000")), bufferCapacity: 10).start()
         recorder.waitForEnd()

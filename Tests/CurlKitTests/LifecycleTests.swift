@@ -100,12 +100,31 @@ final class LifecycleTests: ServerTestCase {
         XCTAssertTrue(eventually { weakTransfer == nil }, "no retain cycle through the handler after .ended")
     }
 
+    func testConnectionSocketsAreCloseOnExec() throws {
+        _ = try warmedUpDescriptorCount()
+        let before = inheritableDescriptors()
+        let recorder = TransferRecorder(HTTPRequest(url: try server.url("/slow"))).start()
+        XCTAssertTrue(eventually { !recorder.body.isEmpty })
+        let during = inheritableDescriptors()
+        recorder.transfer.cancel()
+        XCTAssertEqual(during.subtracting(before), [], "a child started now would inherit these")
+    }
+
     /// Runs one transfer first so the transfer thread and its multi handle exist, then counts.
     private func warmedUpDescriptorCount() throws -> Int {
         TransferRecorder(HTTPRequest(url: try server.url("/fixed"))).start().waitForEnd()
         usleep(100_000)
         return openDescriptorCount()
     }
+}
+
+/// Descriptors without FD_CLOEXEC.
+func inheritableDescriptors() -> Set<Int32> {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return Set(names.compactMap(Int32.init).filter { fd in
+        let flags = fcntl(fd, F_GETFD)
+        return flags >= 0 && flags & FD_CLOEXEC == 0
+    })
 }
 
 final class TransferBox: @unchecked Sendable {

@@ -19,7 +19,9 @@ final class TestServer: @unchecked Sendable {
     private let child: ChildProcess
 
     init(tls: Bool = false) throws {
-        var template = Array("/tmp/curlkit-tests-XXXXXX".utf8CString)
+        // TMPDIR first: make test gives each run its own and fails a run that leaves anything.
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(temporary)/curlkit-tests-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SetupError("mkdtemp failed: errno \(errno)") }
         directory = String(cString: made)
         do {
