@@ -1,5 +1,6 @@
 internal import CDBus
 import Dispatch
+import Locking
 
 /// A connection to a message bus (`DBusConnection`), driven by a serial `DispatchQueue`.
 ///

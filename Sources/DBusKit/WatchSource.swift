@@ -1,5 +1,6 @@
 internal import CDBus
 import Dispatch
+import Locking
 
 /// Drives one libdbus watch (`DBusWatch`: a socket to wait on) with dispatch sources.
 ///

@@ -1,7 +1,7 @@
 import CurlKit
 import Dispatch
 import PlayerCore
-import Synchronization
+import Locking
 
 /// Fetches a station's playlist (small, finite) and blocks until it is here: on the track's
 /// decoder queue, which is allowed to wait.
@@ -11,8 +11,8 @@ enum PlaylistFetch {
         request.caFile = settings.caFile
         request.connectTimeout = settings.connectTimeout
         request.stallTimeout = settings.stallTimeout
-        let outcome = Mutex<Result<Void, TransferFailure>?>(nil)
-        let headStatus = Mutex<Int?>(nil)
+        let outcome = LockedState<Result<Void, TransferFailure>?>(nil)
+        let headStatus = LockedState<Int?>(nil)
         let signal = DispatchSemaphore(value: 0)
         let transfer = HTTPTransfer(request, bufferCapacity: StationPlaylist.maximumBytes + 1) { event in
             switch event {

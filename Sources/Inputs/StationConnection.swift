@@ -1,6 +1,6 @@
 import CurlKit
 import Dispatch
-import Synchronization
+import Locking
 import PlayerCore
 
 /// The connection to one stream URL, kept up for as long as it is wanted.
@@ -61,7 +61,7 @@ final class StationConnection: Sendable {
     let url: StreamURL
     private let settings: StreamSettings
     private let onStatus: @Sendable (StreamStatus) -> Void
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// `startFraction`: begin that far into a file over HTTP (a seek), when its server takes ranges.
     init(_ url: StreamURL, settings: StreamSettings, startFraction: Double? = nil,

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The app's handle on a stream whose connection is made on a decoder queue: pausing holds
 /// its reconnect attempts (Pause cancels "reconnecting"), playing releases them.
@@ -8,7 +8,7 @@ public final class StreamControl: Sendable {
         weak var connection: StationConnection?
         var held = false
     }
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     public init() {}
 
