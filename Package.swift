@@ -19,13 +19,14 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
 
-        // A pthread-mutex-guarded value (seen by ThreadSanitizer), shared by the threaded kits.
-        .target(name: "Locking"),
+        // What threads hand each other: a pthread-mutex-guarded value (seen by ThreadSanitizer)
+        // and a bounded byte ring. Pure Swift on libc.
+        .target(name: "Handoff"),
         // Thin Swift wrappers: one file per C concept, no knowledge of the app.
-        .target(name: "DBusKit", dependencies: ["CDBus", "Locking"]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "Handoff"]),
         .target(name: "PulseKit", dependencies: ["CPulse"]),
         .target(name: "Mpg123Kit", dependencies: ["CMpg123"]),
-        .target(name: "CurlKit", dependencies: ["CCurl", "Locking"]),
+        .target(name: "CurlKit", dependencies: ["CCurl", "Handoff"]),
 
         // The pure heart: queue, playback state machine, audio-session policy. No C, no I/O.
         .target(name: "PlayerCore"),
@@ -33,9 +34,9 @@ let package = Package(
         // Adapters: translate between the world and PlayerCore.
         .target(name: "Decoding", dependencies: ["Mpg123Kit", "PlayerCore"]),
         .target(name: "Library", dependencies: ["Decoding", "PlayerCore"]),
-        .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore"]),
+        .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore", "Handoff"]),
         // Where bytes come from besides files: HTTP(S) streams, ICY titles, reconnecting.
-        .target(name: "Inputs", dependencies: ["CurlKit", "Locking", "Mpg123Kit", "PlayerCore", "AudioOutput"]),
+        .target(name: "Inputs", dependencies: ["CurlKit", "Handoff", "Mpg123Kit", "PlayerCore", "AudioOutput"]),
         .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
@@ -55,7 +56,7 @@ let package = Package(
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "AudioFixtures"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures"]),
-        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit"]),
+        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit", "Handoff"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),

@@ -1,4 +1,5 @@
 import Dispatch
+import Handoff
 import Synchronization
 import Glibc
 

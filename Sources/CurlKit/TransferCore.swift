@@ -1,6 +1,6 @@
 import Synchronization
 internal import CCurl
-import Locking
+import Handoff
 
 /// One transfer's state, shared by the transfer thread (libcurl's callbacks, the loop) and the
 /// reader's thread (`read`, `cancel`). `HTTPTransfer` is its public face; the loop holds it

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 internal import CCurl
-import Locking
+import Handoff
 
 /// The `curl_multi_poll` loop behind a `TransferThread`: commands in, libcurl driven, stalls
 /// timed, finished transfers reported.

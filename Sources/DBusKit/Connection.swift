@@ -1,6 +1,6 @@
 internal import CDBus
 import Dispatch
-import Locking
+import Handoff
 
 /// A connection to a message bus (`DBusConnection`), driven by a serial `DispatchQueue`.
 ///

@@ -1,6 +1,6 @@
 internal import CDBus
 import Dispatch
-import Locking
+import Handoff
 
 /// Drives one libdbus timeout (`DBusTimeout`, e.g. a method call's reply deadline) with a
 /// dispatch timer on the connection's queue. Owned by libdbus as the timeout's data.

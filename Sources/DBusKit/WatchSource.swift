@@ -1,6 +1,6 @@
 internal import CDBus
 import Dispatch
-import Locking
+import Handoff
 
 /// Drives one libdbus watch (`DBusWatch`: a socket to wait on) with dispatch sources.
 ///

@@ -1,7 +1,7 @@
 import CurlKit
 import Dispatch
 import PlayerCore
-import Locking
+import Handoff
 
 /// Fetches a station's playlist (small, finite) and blocks until it is here: on the track's
 /// decoder queue, which is allowed to wait.

@@ -1,6 +1,6 @@
 import CurlKit
 import Dispatch
-import Locking
+import Handoff
 import PlayerCore
 
 /// The connection to one stream URL, kept up for as long as it is wanted.

@@ -1,4 +1,4 @@
-import Locking
+import Handoff
 
 /// The app's handle on a stream whose connection is made on a decoder queue: pausing holds
 /// its reconnect attempts (Pause cancels "reconnecting"), playing releases them.

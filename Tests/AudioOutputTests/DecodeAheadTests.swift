@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import AudioOutput
+import Handoff
 import PlayerCore
 
 /// The decode-ahead buffer between a track's decoder and the stream (issue 10, finding 5):

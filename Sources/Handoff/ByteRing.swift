@@ -1,26 +1,28 @@
 import Glibc
 
-/// A fixed-capacity FIFO of bytes: the bounded buffer between the decoder and the stream.
+/// A fixed-capacity FIFO of bytes: the bounded buffer between a producer and a consumer
+/// thread (a track's decoder and the PulseAudio thread; libcurl's write callback and the
+/// stream's decoder).
 ///
-/// Not thread-safe by itself: `DecodeAhead` keeps it inside its lock. Allocated once, so the
-/// PulseAudio thread's copy out of it never allocates.
-final class ByteRing {
-    let capacity: Int
+/// Not thread-safe by itself: its owner keeps it inside a lock. Allocated once, so a copy out
+/// of it never allocates (the PulseAudio thread's must not).
+public final class ByteRing {
+    public let capacity: Int
     private let storage: UnsafeMutableRawBufferPointer
     private var head = 0
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(capacity, 1)
         storage = .allocate(byteCount: self.capacity, alignment: 16)
     }
 
     deinit { storage.deallocate() }
 
-    var freeSpace: Int { capacity - count }
+    public var freeSpace: Int { capacity - count }
 
     /// Appends as much of `bytes` as fits; returns how much that was.
-    func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Int {
         let total = min(bytes.count, freeSpace)
         guard total > 0, let source = bytes.baseAddress, let base = storage.baseAddress else { return 0 }
         let tail = (head + count) % capacity
@@ -32,7 +34,7 @@ final class ByteRing {
     }
 
     /// Moves up to `buffer.count` bytes out; returns how many.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let total = min(buffer.count, count)
         guard total > 0, let target = buffer.baseAddress, let base = storage.baseAddress else { return 0 }
         let first = min(total, capacity - head)

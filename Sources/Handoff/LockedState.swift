@@ -4,7 +4,8 @@ import Glibc
 import Musl
 #endif
 
-/// A value guarded by a pthread mutex: the one lock type of DBusKit, CurlKit and Inputs.
+/// A value guarded by a pthread mutex: the one lock type of DBusKit, CurlKit, AudioOutput
+/// and Inputs.
 ///
 /// Used instead of `Synchronization.Mutex` for two reasons: on Linux that is a bare futex,
 /// which ThreadSanitizer cannot see (every access under it reads as a race, and a real one
