@@ -45,12 +45,14 @@ final class OpenUriTests: AubadeTestCase {
         assertStillAnswers()
     }
 
-    func testOpeningAnHttpUriIsRefused() throws {
+    func testOpeningAnUnsupportedSchemeOrABadStreamAddressIsRefused() throws {
         try startPlaying([fixtures.long])
         let id = try trackID()
-        let result = try Bus.gdbusCall("\(Bus.playerInterface).OpenUri", ["'http://example.com/song.mp3'"])
-        XCTAssertNotEqual(result.status, 0, "http is not in SupportedUriSchemes: \(result)")
-        XCTAssertTrue(result.stderr.contains("GDBus.Error:"), "\(result)")
+        for uri in ["ftp://example.com/song.mp3", "http://example.com/a song.mp3", "https:///no-host"] {
+            let result = try Bus.gdbusCall("\(Bus.playerInterface).OpenUri", ["'\(uri)'"])
+            XCTAssertNotEqual(result.status, 0, "\(uri): \(result)")
+            XCTAssertTrue(result.stderr.contains("GDBus.Error:"), "\(result)")
+        }
         XCTAssertEqual(try trackID(), id)
         XCTAssertEqual(try playbackStatus(), "Playing")
     }

@@ -12,7 +12,7 @@ final class RootInterfaceTests: AubadeTestCase {
         XCTAssertEqual(root["CanRaise"], .boolean(false))
         XCTAssertEqual(root["HasTrackList"], .boolean(true))
         XCTAssertEqual(root["SupportedUriSchemes"]?.signature, "as")
-        XCTAssertEqual(root["SupportedUriSchemes"]?.strings, ["file"])
+        XCTAssertEqual(root["SupportedUriSchemes"]?.strings, ["file", "http", "https"])
         XCTAssertEqual(root["SupportedMimeTypes"]?.signature, "as")
         XCTAssertTrue(root["SupportedMimeTypes"]?.strings?.contains("audio/mpeg") == true,
                       "SupportedMimeTypes: \(root["SupportedMimeTypes"].map(String.init(describing:)) ?? "missing")")

@@ -171,7 +171,8 @@ final class TrackListTests: AubadeTestCase {
         let mark = signals.mark
         let bad: [(String, String)] = [
             ("a missing file", fixtures.missing.absoluteString),
-            ("an http URI", "http://example.com/song.mp3"),
+            ("an ftp URI", "ftp://example.com/song.mp3"),
+            ("an http URI with a space", "http://example.com/a song.mp3"),
             ("not a URI", "this is not a uri"),
             ("a relative path", "a.mp3"),
             ("random bytes", fixtures.random.absoluteString),
