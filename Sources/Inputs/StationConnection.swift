@@ -15,7 +15,9 @@ import PlayerCore
 final class StationConnection: Sendable {
     /// What the reader gets.
     enum Pull {
-        case pieces([ICYDemuxer.Piece])
+        /// `afresh`: the first bytes of a new connection (a reconnect), which starts anywhere
+        /// in the station's stream, mid-frame: the decoder must start over on them.
+        case pieces([ICYDemuxer.Piece], afresh: Bool)
         /// Nothing now; the waker is called when there is.
         case starved
         /// A finite file was delivered completely.
@@ -49,6 +51,9 @@ final class StationConnection: Sendable {
         var finished = false
         var isLive = true
         var acceptsRanges = false
+        /// MPEG audio came from this URL once: from then on a refusal (icecast answers 404 while
+        /// a restarted station's source is not back yet) is an outage to wait out, not an error.
+        var hasPlayed = false
         var bodyBytes: Int64 = 0
         var station: String?
         /// The whole file's size (a file over HTTP), from the first answer.
@@ -56,19 +61,25 @@ final class StationConnection: Sendable {
         /// Where in the file to begin (a seek), as a fraction of its size; used up by the first answer.
         var startFraction: Double?
         var waker: (@Sendable () -> Void)?
+        /// The leg the reader last got bytes from.
+        var lastRead: ObjectIdentifier?
     }
 
     let url: StreamURL
+    private let hasAlternatives: Bool
     private let settings: StreamSettings
     private let onStatus: @Sendable (StreamStatus) -> Void
     private let state = LockedState(State())
 
     /// `startFraction`: begin that far into a file over HTTP (a seek), when its server takes ranges.
-    init(_ url: StreamURL, settings: StreamSettings, startFraction: Double? = nil,
+    /// `hasAlternatives`: a mirror of a station's playlist with others after it; if it fails
+    /// before it ever played, it gives way to the next instead of being retried.
+    init(_ url: StreamURL, settings: StreamSettings, startFraction: Double? = nil, hasAlternatives: Bool = false,
          onStatus: @escaping @Sendable (StreamStatus) -> Void) {
         self.url = url
         self.settings = settings
         self.onStatus = onStatus
+        self.hasAlternatives = hasAlternatives
         if let startFraction, startFraction > 0, startFraction < 1 {
             state.withLock { $0.startFraction = startFraction }
         }
@@ -135,8 +146,12 @@ final class StationConnection: Sendable {
                 let count = scratch.withUnsafeMutableBytes { leg.transfer.read(into: $0) }
                 if count > 0 {
                     let pieces = demuxer.split(scratch[0..<count])
-                    state.withLock { _ in leg.demuxer = demuxer }
-                    return .pieces(pieces)
+                    let afresh = state.withLock { state -> Bool in
+                        leg.demuxer = demuxer
+                        defer { state.lastRead = ObjectIdentifier(leg) }
+                        return state.lastRead != nil && state.lastRead != ObjectIdentifier(leg)
+                    }
+                    return .pieces(pieces, afresh: afresh)
                 }
             }
             // An ended leg that is drained gives way to the next one (the reconnect).
@@ -198,11 +213,16 @@ final class StationConnection: Sendable {
         let metaint = head["icy-metaint"]
         let demuxer = ICYDemuxer(header: metaint)
         let name = head["icy-name"].map(Self.cleanedHeaderText).flatMap { $0.isEmpty ? nil : $0 }
-        enum Verdict { case connected(StreamStatus), refused, again }
+        enum Verdict { case connected(StreamStatus), refused, again, retry(RetryPlan) }
         let verdict = state.withLock { state -> Verdict in
             guard !state.closed, state.legs.contains(where: { $0 === leg }) else { return .refused }
             switch content {
             case .refused(let reason):
+                // Once it has played, any refusal is an outage to wait out.
+                if state.hasPlayed {
+                    state.legs.removeAll { $0 === leg }
+                    return .retry(Self.retryPlan(&state, reason: reason))
+                }
                 state.refused = reason
                 return .refused
             case .playlist:
@@ -213,7 +233,7 @@ final class StationConnection: Sendable {
                     state.refused = "bad icy-metaint \"\(Self.cleanedHeaderText(metaint ?? ""))\""
                     return .refused
                 }
-                let firstAnswer = state.connectedAt == nil && state.fileSize == nil
+                let firstAnswer = !state.hasPlayed
                 if firstAnswer {
                     // A length and no ICY interval: a file (a podcast), not a station.
                     state.isLive = head.contentLength == nil || metaint != nil
@@ -228,6 +248,7 @@ final class StationConnection: Sendable {
                     }
                 }
                 state.connectedAt = .now
+                state.hasPlayed = true
                 state.station = name ?? state.station
                 leg.demuxer = demuxer
                 return .connected(.connected(station: state.station, live: state.isLive))
@@ -239,37 +260,61 @@ final class StationConnection: Sendable {
         case .again:
             leg.transfer.cancel()
             connect()
+        case .retry(let plan):
+            leg.transfer.cancel()
+            onStatus(.reconnecting(attempt: plan.attempt, delay: Microseconds(plan.seconds * 1_000_000), reason: plan.reason))
+            scheduleRetry(after: plan.seconds)
         }
         wake()
     }
 
+    /// When and why the next attempt is made.
+    private struct RetryPlan {
+        var seconds: Double
+        var attempt: Int
+        var reason: String
+    }
+
+    /// Counts a drop and picks the wait before the next attempt (with the state's lock held).
+    private static func retryPlan(_ state: inout State, reason: String) -> RetryPlan {
+        // A connection that played steadily starts the count over; each drop ends one.
+        if let connectedAt = state.connectedAt, ContinuousClock.now - connectedAt > .seconds(ReconnectBackoff.steadyAfter) {
+            state.backoff.reset()
+        }
+        state.connectedAt = nil
+        let seconds = state.backoff.nextDelay()
+        return RetryPlan(seconds: seconds, attempt: state.backoff.attempt, reason: reason)
+    }
+
     private func ended(_ leg: Leg, _ result: Result<Void, TransferFailure>) {
-        let delay = state.withLock { state -> (Double, Int, String)? in
+        let plan = state.withLock { state -> RetryPlan? in
             leg.ended = true
             state.bodyBytes += leg.transfer.bytesReceived
             guard !state.closed, state.refused == nil, !state.isPlaylist else { return nil }
+            // Before it ever played, what cannot get better by waiting is an error: too many
+            // redirects, a certificate that does not verify, a hostile answer; and a mirror
+            // with others behind it gives way at its first failure.
+            if !state.hasPlayed, case .failure(let failure) = result,
+               hasAlternatives || [.tooManyRedirects, .tls, .other].contains(failure.kind) {
+                state.refused = failure.message
+                return nil
+            }
             // A file ends when it is complete — or when it breaks and the server cannot
             // resume it where it broke (starting over would repeat what was heard).
             if !state.isLive, result.isSuccess || !state.acceptsRanges {
                 state.finished = true
                 return nil
             }
-            // A connection that played steadily starts the count over; each drop ends one.
-            if let connectedAt = state.connectedAt, ContinuousClock.now - connectedAt > .seconds(ReconnectBackoff.steadyAfter) {
-                state.backoff.reset()
-            }
-            state.connectedAt = nil
-            let seconds = state.backoff.nextDelay()
             let reason: String
             switch result {
             case .success: reason = "the server closed the connection"
             case .failure(let failure): reason = failure.message
             }
-            return (seconds, state.backoff.attempt, reason)
+            return Self.retryPlan(&state, reason: reason)
         }
-        if let (seconds, attempt, reason) = delay {
-            onStatus(.reconnecting(attempt: attempt, delay: Microseconds(seconds * 1_000_000), reason: reason))
-            scheduleRetry(after: seconds)
+        if let plan {
+            onStatus(.reconnecting(attempt: plan.attempt, delay: Microseconds(plan.seconds * 1_000_000), reason: plan.reason))
+            scheduleRetry(after: plan.seconds)
         }
         wake()
     }

@@ -25,7 +25,7 @@ public enum StreamOpener {
             let (candidate, depth) = candidates.removeFirst()
             do throws(StreamError) {
                 switch try connect(candidate, settings: settings, control: control, startFraction: startFraction,
-                                   isCancelled: isCancelled, onStatus: onStatus) {
+                                   hasAlternatives: !candidates.isEmpty, isCancelled: isCancelled, onStatus: onStatus) {
                 case .playing(let source):
                     return source
                 case .playlist:
@@ -59,9 +59,10 @@ public enum StreamOpener {
     }
 
     private static func connect(_ url: StreamURL, settings: StreamSettings, control: StreamControl,
-                                startFraction: Double?, isCancelled: @escaping @Sendable () -> Bool,
+                                startFraction: Double?, hasAlternatives: Bool, isCancelled: @escaping @Sendable () -> Bool,
                                 onStatus: @escaping @Sendable (StreamStatus) -> Void) throws(StreamError) -> Connected {
-        let connection = StationConnection(url, settings: settings, startFraction: startFraction, onStatus: onStatus)
+        let connection = StationConnection(url, settings: settings, startFraction: startFraction,
+                                           hasAlternatives: hasAlternatives, onStatus: onStatus)
         let source = try StreamSource(connection: connection)
         let arrived = DispatchSemaphore(value: 0)
         connection.setWaker { arrived.signal() }

@@ -92,12 +92,15 @@ final class StreamSource: @unchecked Sendable {
             } catch {
                 // Bad bytes in a live stream (a glitch, a reconnect mid-frame): start a fresh
                 // decoder on what follows, rather than giving the station up.
-                try restartDecoder(after: error)
+                try restartDecoder(after: "\(error)")
                 continue
             }
             if result.newFormat {
                 if let known = format, known != decoder.format {
-                    throw fail("the stream changed its format (\(known.sampleRate) Hz → \(decoder.format?.sampleRate ?? 0) Hz)")
+                    // Most likely a false frame header in bad bytes: start over on what follows.
+                    // A station that really changed its format fails after a few tries.
+                    try restartDecoder(after: "the stream changed its format (\(known.sampleRate) Hz → \(decoder.format?.sampleRate ?? 0) Hz)")
+                    continue
                 }
                 format = decoder.format
                 reportLength()
@@ -117,9 +120,12 @@ final class StreamSource: @unchecked Sendable {
             }
             if nextPiece == pieces.count {
                 switch connection.pull(into: &scratch) {
-                case .pieces(let new):
+                case .pieces(let new, let afresh):
                     pieces = new
                     nextPiece = 0
+                    // A reconnect joins the station mid-frame: a decoder that goes on would take
+                    // a false frame header for the truth (seen: "44100 Hz → 11025 Hz").
+                    if afresh { try startDecoderOver() }
                 case .starved: return .starved
                 case .ended: return .ended
                 case .playlist: return .playlist
@@ -156,11 +162,16 @@ final class StreamSource: @unchecked Sendable {
         return produced - lastMarkOffset >= Int64(format.bytes(seconds: Self.minimumTitleSpacing))
     }
 
-    private func restartDecoder(after error: any Error) throws(StreamError) {
+    private func restartDecoder(after problem: String) throws(StreamError) {
         decoderRestarts += 1
         guard format != nil, decoderRestarts <= Self.maximumDecoderRestarts else {
-            throw fail("the stream is not MP3 audio that can be decoded (\(error))")
+            throw fail(format == nil ? "the stream is not MP3 audio that can be decoded (\(problem))" : problem)
         }
+        try startDecoderOver()
+    }
+
+    /// A fresh decoder for what follows; the format it announces must be the stream's.
+    private func startDecoderOver() throws(StreamError) {
         do {
             decoder = try MP3FeedDecoder()
         } catch {
