@@ -6,8 +6,8 @@ import XCTest
 /// media.title together — not when it was downloaded, which with icecast's burst (64 KiB,
 /// about 4 s at 128 kbit/s) is seconds earlier.
 ///
-/// The station plays 6 s of 440 Hz then 660 Hz, the source setting the title "Tone B" at the
-/// frame of media time 6 s. The headphones' monitor is recorded with arrival times, the bus
+/// The station plays 5 s of 440 Hz then 660 Hz, the source setting the title "Tone B" at the
+/// frame of media time 5 s. The headphones' monitor is recorded with arrival times, the bus
 /// watched with dbus-monitor: the offset is the signal's time minus when the first 660 Hz
 /// sample was played. Limits of the method: icecast attaches a title up to 1399 bytes (~90 ms)
 /// before the frame it was set at and up to one metaint after it (1024 bytes here, 64 ms); the
@@ -31,13 +31,13 @@ final class StreamTitleTimingTests: StreamTestCase {
         let boundary = StreamFixtures.boundarySeconds
         let source = try startSource(on: icecast, file: streamFixtures.toneAThenB,
                                      titles: [(0, "Tone Artist - Tone A"), (boundary, "Tone Artist - Tone B")])
-        // Let icecast's burst fill (4 s of the stream): the daemon then starts ~4 s behind the
-        // live edge, so it downloads "Tone B" seconds before it plays it.
+        // Let icecast's burst fill with 3 s of the stream: the daemon then starts ~3 s behind
+        // the live edge, so it downloads "Tone B" seconds before it plays it.
         XCTAssertTrue(source.waitForTitleChanges(1, timeout: 5), source.log)
         let startedAt = try XCTUnwrap(source.titleChanges.first).monotonicSeconds
-        Thread.sleep(forTimeInterval: max(0, startedAt + 4.2 - IcecastSource.monotonicNow()))
+        Thread.sleep(forTimeInterval: max(0, startedAt + 3.2 - IcecastSource.monotonicNow()))
 
-        let daemon = try serve([icecast.url(mount: Self.mount)])
+        let daemon = try serve([icecast.url(mount: mount)])
         let signals = try monitor(daemon)
         try waitForTitle("Tone A", timeout: 10)
         try waitForTitle("Tone B", timeout: 15)
