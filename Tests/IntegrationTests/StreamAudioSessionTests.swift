@@ -23,7 +23,7 @@ final class StreamAudioSessionTests: StreamTestCase {
         try waitForStreamState("connected")
         var listeners: [Int] = []
         try eventually("one icecast listener") {
-            listeners = try server.listenerIDs(mount: Self.mount)
+            listeners = try server.listenerIDs(mount: mount)
             return listeners.count == 1
         }
         return (server, daemon, listeners)
@@ -60,24 +60,24 @@ final class StreamAudioSessionTests: StreamTestCase {
                         "no InterruptionEnded(true): \(describeAudioSessionSignals(monitor, after: mark))")
         try waitForStream(of: daemon, "our stream uncorked and unmuted") { $0.corked == false && $0.muted != true }
         try waitForMusic(daemon, "music after the call")
-        XCTAssertEqual(try server.listenerIDs(mount: Self.mount), listeners,
+        XCTAssertEqual(try server.listenerIDs(mount: mount), listeners,
                        "a short call made a new listener connection (expected: played on from the buffer)")
         XCTAssertFalse(daemon.stderrLines.contains { $0.contains("joining live again") }, "joined live after a 2 s call")
     }
 
-    /// Paused by the user for 3 s: plays on from the buffer, no new connection.
+    /// Paused by the user for 2 s: plays on from the buffer, no new connection.
     func testAShortPauseResumesFromTheBuffer() throws {
         let (server, daemon, listeners) = try playStation()
         try playerctl("pause")
         try waitForStatus("Paused")
         try eventually("our stream corked") { try Pulse.sinkInput(ofProcess: daemon.pid)?.corked != false }
-        Thread.sleep(forTimeInterval: 3)
+        Thread.sleep(forTimeInterval: 2)
 
         try playerctl("play")
 
         try waitForStatus("Playing")
         try waitForMusic(daemon, "music after the short pause")
-        XCTAssertEqual(try server.listenerIDs(mount: Self.mount), listeners, "a 3 s pause made a new listener connection")
+        XCTAssertEqual(try server.listenerIDs(mount: mount), listeners, "a 2 s pause made a new listener connection")
     }
 
     /// Paused for more than 10 s: Play fetches the station afresh (a new listener connection,
@@ -95,7 +95,7 @@ final class StreamAudioSessionTests: StreamTestCase {
         try waitForMusic(daemon, "music after the long pause")
         var now: [Int] = []
         try eventually("one new icecast listener (was \(listeners), now \(now))", timeout: 10) {
-            now = try server.listenerIDs(mount: Self.mount)
+            now = try server.listenerIDs(mount: mount)
             return now.count == 1 && now != listeners
         }
         XCTAssertTrue(daemon.stderrLines.dropFirst(logMark).contains { $0.contains("joining live again") },

@@ -16,7 +16,7 @@ final class StreamPlaybackTests: StreamTestCase {
         let stream = try waitForStreamState("connected")
         XCTAssertEqual(stream["station"]?.string, Self.stationName, "Stream: \(stream)")
         XCTAssertEqual(stream["summary"]?.string, "connected to \(Self.stationName)", "Stream: \(stream)")
-        XCTAssertEqual(try server.listenerCount(mount: Self.mount), 1, "icecast's listeners")
+        XCTAssertEqual(try server.listenerCount(mount: mount), 1, "icecast's listeners")
         let status = try status()
         XCTAssertTrue(status.contains("stream \(url): connected to \(Self.stationName)"), "aubade status:\n\(status)")
         XCTAssertTrue(status.contains("Playing"), "aubade status:\n\(status)")
@@ -75,7 +75,7 @@ final class StreamPlaybackTests: StreamTestCase {
 
     /// "Artist - Title" splits; a title without " - " stays whole, with no artist; quotes inside survive.
     func testAnnouncementsSplitIntoArtistAndTitle() throws {
-        let (_, source, url) = try startStation(metadataInterval: 4096, titles: [(0, "Ann Example - First Song")])
+        let (_, source, url) = try startStation(titles: [(0, "Ann Example - First Song")])
         try serve([url])
         try waitForTitle("First Song", timeout: 15)
 
@@ -95,7 +95,7 @@ final class StreamPlaybackTests: StreamTestCase {
 
     /// An ISO8859-1 mount sends the title's Latin-1 bytes (ö = 0xF6): they arrive as letters.
     func testLatin1TitleArrivesAsUTF8Letters() throws {
-        let (_, source, url) = try startStation(metadataInterval: 4096, titles: [(0, "Motörhead - Ace of Spades")],
+        let (_, source, url) = try startStation(titles: [(0, "Motörhead - Ace of Spades")],
                                                 titleCharset: "ISO-8859-1")
         let daemon = try serve([url])
         try waitForTitle("Ace of Spades", timeout: 15)
@@ -146,6 +146,19 @@ final class StreamPlaybackTests: StreamTestCase {
         XCTAssertEqual(try streamState(), "connected")
     }
 
+    /// TrackList.AddTrack of an http URI, set as current: it plays.
+    func testAddTrackOfAStationPlaysIt() throws {
+        let (_, _, url) = try startStation(titles: [(0, "Ann Example - Tracked Song")])
+        let daemon = try startPlaying([fixtures.long])
+        let reply = try Bus.addTrack(url, after: try XCTUnwrap(trackID()), setAsCurrent: true)
+        XCTAssertTrue(reply.succeeded, "AddTrack \(url): \(reply)")
+        try waitForTitle("Tracked Song", timeout: 15)
+        XCTAssertEqual(try Bus.tracks().count, 2)
+        XCTAssertEqual(try metadata()["xesam:url"], .string(url))
+        try waitForMusic(daemon)
+        XCTAssertEqual(try streamState(), "connected")
+    }
+
     /// A station's own playlist (audio/x-scpls): its streams are tried in order; a dead first
     /// mirror (nothing listens on its port) gives way to the next, which plays.
     func testStationPlaylistWithADeadFirstMirrorPlaysTheNext() throws {
@@ -163,7 +176,7 @@ final class StreamPlaybackTests: StreamTestCase {
 
             """, contentType: "audio/x-scpls")
         let daemon = try serve([web.url("/pls/station.pls")])
-        try waitForTitle("Mirror Two", timeout: 15)
+        try waitForTitle("Mirror Two", timeout: 10)
         try waitForMusic(daemon)
     }
 
@@ -174,7 +187,7 @@ final class StreamPlaybackTests: StreamTestCase {
         try web.register(path: "/m3u/station.m3u", body: "#EXTM3U\n#EXTINF:-1,Gone\n\(web.url("/status/404"))\n"
                          + "#EXTINF:-1,Test FM\n\(station)\n", contentType: "audio/x-mpegurl")
         let daemon = try serve([web.url("/m3u/station.m3u")])
-        try waitForTitle("Mirror Two", timeout: 20)
+        try waitForTitle("Mirror Two", timeout: 10)
         try waitForMusic(daemon)
         XCTAssertEqual(web.requests().filter { $0.hasPrefix("GET /status/404") }.count, 1,
                        "the 404 mirror asked once: \(web.requests())")
@@ -199,7 +212,7 @@ final class StreamPlaybackTests: StreamTestCase {
         try waitForTitle("programme.mp3", timeout: 15)  // the /icy route's title
         try waitForMusic(daemon, "the second station")
         XCTAssertEqual(try metadata()["xesam:album"], .string("Aubade Test Radio"))
-        try eventually("icecast's listener gone after Next") { try server.listenerCount(mount: Self.mount) == 0 }
+        try eventually("icecast's listener gone after Next") { try server.listenerCount(mount: mount) == 0 }
     }
 
     // MARK: A file over HTTP

@@ -11,13 +11,13 @@ final class StreamReconnectTests: StreamTestCase {
     func testReconnectsWhenTheNetworkComesBack() throws {
         let (server, _, _) = try startStation()
         let relay = try startRelay(to: server.port)
-        let url = relay.url(Self.mount)
+        let url = relay.url(mount)
         let daemon = try serve([url])
         try waitForMusic(daemon)
         try waitForStreamState("connected")
         let signals = try monitor(daemon)
         let mark = signals.mark
-        let firstListeners = try server.listenerIDs(mount: Self.mount)
+        let firstListeners = try server.listenerIDs(mount: mount)
         XCTAssertEqual(firstListeners.count, 1, "one listener before the cut")
 
         relay.stop()
@@ -37,9 +37,9 @@ final class StreamReconnectTests: StreamTestCase {
 
         try relay.start()
 
-        try waitForStreamState("connected", timeout: 20)
+        try waitForStreamState("connected", timeout: 15)
         try waitForMusic(daemon, "music after the network came back")
-        let listeners = try server.listenerIDs(mount: Self.mount)
+        let listeners = try server.listenerIDs(mount: mount)
         XCTAssertEqual(listeners.count, 1, "one listener after the reconnect: \(listeners)")
         XCTAssertNotEqual(listeners, firstListeners, "no new listener connection")
         XCTAssertTrue(signals.streamStates(after: mark).contains("reconnecting"),
@@ -50,7 +50,7 @@ final class StreamReconnectTests: StreamTestCase {
 
     /// icecast2 is restarted (its source back as soon as it is up): the daemon comes back too.
     func testReconnectsAfterIcecastRestarts() throws {
-        let (server, _, url) = try startStation()
+        let (server, _, url) = try startStation(ownServer: true)
         let daemon = try serve([url])
         try waitForMusic(daemon)
         try waitForStreamState("connected")
@@ -61,8 +61,8 @@ final class StreamReconnectTests: StreamTestCase {
         try server.restart()
         _ = try startSource(on: server)
 
-        try eventually("music from the restarted icecast2 (Stream: \((try? streamInfo())?.description ?? "?"))", timeout: 25) {
-            try server.listenerCount(mount: Self.mount) == 1 && streamState() == "connected"
+        try eventually("music from the restarted icecast2 (Stream: \((try? streamInfo())?.description ?? "?"))", timeout: 15) {
+            try server.listenerCount(mount: mount) == 1 && streamState() == "connected"
         }
         try waitForMusic(daemon, "music after the restart")
         XCTAssertTrue(daemon.stderrLines.dropFirst(logMark).contains { $0.contains("reconnecting (attempt 1") },
@@ -83,19 +83,19 @@ final class StreamReconnectTests: StreamTestCase {
         let mark = signals.mark
 
         source.stop()
-        try eventually("the mount to go") { try !server.hasSource(mount: Self.mount) }
+        try eventually("the mount to go") { try !server.hasSource(mount: mount) }
         Thread.sleep(forTimeInterval: 2)
         _ = try startSource(on: server)
 
-        try eventually("the daemon to listen again (Stream: \((try? streamInfo())?.description ?? "?"))", timeout: 20) {
-            try server.listenerCount(mount: Self.mount) == 1 && streamState() == "connected"
+        try eventually("the daemon to listen again (Stream: \((try? streamInfo())?.description ?? "?"))", timeout: 15) {
+            try server.listenerCount(mount: mount) == 1 && streamState() == "connected"
         }
         try waitForMusic(daemon, "music after the source came back")
         XCTAssertEqual(try Bus.tracks().count, 1, "the station left the queue")
         XCTAssertEqual(signals.playbackStatuses(after: mark), [], "PlaybackStatus changed while the source was away")
     }
 
-    /// A SHOUTcast server that hangs up after each 3 s file: called again, Playing throughout.
+    /// A SHOUTcast server that hangs up after each 2 s file: called again, Playing throughout.
     func testAStationThatHangsUpIsCalledAgain() throws {
         let web = try startWebServer()
         let path = "/icy/short.mp3?rate=16000"
@@ -117,7 +117,7 @@ final class StreamReconnectTests: StreamTestCase {
     func testPauseHoldsTheReconnectAttempts() throws {
         let (server, _, _) = try startStation()
         let relay = try startRelay(to: server.port)
-        let daemon = try serve([relay.url(Self.mount)])
+        let daemon = try serve([relay.url(mount)])
         try waitForMusic(daemon)
         let connected = relay.acceptedCount
 
@@ -134,7 +134,7 @@ final class StreamReconnectTests: StreamTestCase {
         Thread.sleep(forTimeInterval: 0.3)
         let held = relay.acceptedCount
         // The next attempts were due within ~2 s and ~4 s.
-        Thread.sleep(forTimeInterval: 4)
+        Thread.sleep(forTimeInterval: 3)
         XCTAssertEqual(relay.acceptedCount, held, "attempts while paused")
 
         try relay.start(mode: .forward)

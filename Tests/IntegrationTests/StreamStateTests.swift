@@ -13,7 +13,7 @@ final class StreamStateTests: StreamTestCase {
         try waitForMusic(first)
         try waitForStreamState("connected")
         try terminate(first, with: SIGTERM)
-        try eventually("icecast to drop the first daemon") { try server.listenerCount(mount: Self.mount) == 0 }
+        try eventually("icecast to drop the first daemon") { try server.listenerCount(mount: mount) == 0 }
         XCTAssertEqual(web.requests(), [], "the second station was fetched while the first played")
 
         let restored = try startDaemon([], home: home)
@@ -25,7 +25,7 @@ final class StreamStateTests: StreamTestCase {
         try waitForStatus("Paused")
         // Time enough to have connected, had it tried.
         Thread.sleep(forTimeInterval: 2)
-        XCTAssertEqual(try server.listenerCount(mount: Self.mount), 0, "the restored daemon listens to the station before Play")
+        XCTAssertEqual(try server.listenerCount(mount: mount), 0, "the restored daemon listens to the station before Play")
         XCTAssertEqual(web.requests(), [], "the restored daemon fetched before Play")
         XCTAssertEqual(try playbackStatus(), "Paused")
         try assertNoMusic(restored, "before Play after a restore")
@@ -35,7 +35,7 @@ final class StreamStateTests: StreamTestCase {
         try waitForStatus("Playing")
         try waitForMusic(restored, "the station after Play")
         try waitForTitle("After The Restart", timeout: 10)
-        XCTAssertEqual(try server.listenerCount(mount: Self.mount), 1)
+        XCTAssertEqual(try server.listenerCount(mount: mount), 1)
         XCTAssertEqual(web.requests(), [], "Play of the first station fetched the second")
     }
 }

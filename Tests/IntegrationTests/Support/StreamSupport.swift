@@ -6,14 +6,14 @@ import XCTest
 final class StreamFixtures: Sendable {
     let directory: URL
 
-    /// 6 s of 440 Hz, then 14 s of 660 Hz: the title-timing test's boundary at media time 6 s.
+    /// 5 s of 440 Hz, then 10 s of 660 Hz: the title-timing test's boundary at media time 5 s.
     var toneAThenB: URL { file("a-then-b.mp3") }
-    static let boundarySeconds = 6.0
+    static let boundarySeconds = 5.0
     static let toneAHertz = 440.0
     static let toneBHertz = 660.0
     /// 20 s of 330 Hz: a station's programme (looped by the source).
     var programme: URL { file("programme.mp3") }
-    /// 3 s of 330 Hz: what `/icy/short.mp3` sends before the server hangs up.
+    /// 2 s of 330 Hz: what `/icy/short.mp3` sends before the server hangs up.
     var shortProgramme: URL { file("short.mp3") }
     /// A copy of the 60 s "Long One" (tagged, 330 Hz): a podcast episode over HTTP.
     var episode: URL { file("episode.mp3") }
@@ -43,14 +43,14 @@ final class StreamFixtures: Sendable {
         let b = directory.appendingPathComponent("b.wav")
         let ab = directory.appendingPathComponent("ab.wav")
         try sox(["-n"] + tone + [a.path, "synth", String(boundarySeconds), "sine", String(Int(toneAHertz)), "vol", "0.5"])
-        try sox(["-n"] + tone + [b.path, "synth", "14", "sine", String(Int(toneBHertz)), "vol", "0.5"])
+        try sox(["-n"] + tone + [b.path, "synth", "10", "sine", String(Int(toneBHertz)), "vol", "0.5"])
         try sox([a.path, b.path, ab.path])
         try lame(ab, fixtures.toneAThenB)
         let programme = directory.appendingPathComponent("programme.wav")
         try sox(["-n"] + tone + [programme.path, "synth", "20", "sine", "330", "vol", "0.5"])
         try lame(programme, fixtures.programme)
         let short = directory.appendingPathComponent("short.wav")
-        try sox(["-n"] + tone + [short.path, "synth", "3", "sine", "330", "vol", "0.5"])
+        try sox(["-n"] + tone + [short.path, "synth", "2", "sine", "330", "vol", "0.5"])
         try lame(short, fixtures.shortProgramme)
         for wav in [a, b, ab, programme, short] { try? FileManager.default.removeItem(at: wav) }
         try FileManager.default.copyItem(at: try Fixtures.shared().long, to: fixtures.episode)
@@ -69,12 +69,28 @@ class StreamTestCase: AudioSessionTestCase {
     private var webServers: [TestHTTPServer] = []
     private var relays: [TCPRelay] = []
 
-    static let mount = "/radio.mp3"
     static let stationName = "Aubade Test FM"
+    /// This test's mount: its own on the shared icecast2 (see `startStation`).
+    private(set) var mount = "/radio.mp3"
+
+    /// One icecast2 (icecast's default burst and metaint) shared by the tests of a class that
+    /// only need a station on the air: each has its own mount and source. Stopping icecast2
+    /// takes a second, starting it half a second: 20 tests save half a minute. Tests that
+    /// restart or freeze icecast, or need other settings, start their own (`startIcecast`).
+    nonisolated(unsafe) private static var sharedIcecast: IcecastServer?
+    nonisolated(unsafe) private static var mountCount = 0
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         streamFixtures = try StreamFixtures.shared()
+        Self.mountCount += 1
+        mount = "/radio-\(Self.mountCount).mp3"
+    }
+
+    override class func tearDown() {
+        sharedIcecast?.stop()
+        sharedIcecast = nil
+        super.tearDown()
     }
 
     override func tearDown() {
@@ -89,6 +105,7 @@ class StreamTestCase: AudioSessionTestCase {
             if failed { print("--- icecast2 on port \(server.port):\n\(server.log)") }
             server.stop()
         }
+        if failed, let shared = Self.sharedIcecast { print("--- the shared icecast2 on port \(shared.port):\n\(shared.log)") }
         for server in webServers {
             if failed {
                 print("--- test web server on port \(server.port), requests:\n"
@@ -106,33 +123,41 @@ class StreamTestCase: AudioSessionTestCase {
 
     /// An icecast2 of this test (skipped when icecast2 is missing; a failure under CI).
     func startIcecast(burstSize: Int = 65535, metadataInterval: Int = 16000) throws -> IcecastServer {
-        guard IcecastServer.isInstalled else {
-            let message = "\(IcecastServer.executable) not installed (run scripts/install-deps)"
-            if !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty { XCTFail(message) }
-            throw XCTSkip(message)
-        }
+        try requireIcecast()
         let server = try IcecastServer(burstSize: burstSize, metadataInterval: metadataInterval)
         icecasts.append(server)
         return server
     }
 
-    /// A source on `server` feeding `file` (the programme by default) to `mount`, looped.
-    func startSource(on server: IcecastServer, mount: String = StreamTestCase.mount, file: URL? = nil,
+    /// A source on `server` feeding `file` (the programme by default) to `mount` (this test's), looped.
+    func startSource(on server: IcecastServer, mount: String? = nil, file: URL? = nil,
                      titles: [(atSeconds: Double, title: String)] = [],
                      titleCharset: String = "UTF-8") throws -> IcecastSource {
-        let source = try server.startSource(mount: mount, file: file ?? streamFixtures.programme, loop: true,
+        let source = try server.startSource(mount: mount ?? self.mount, file: file ?? streamFixtures.programme, loop: true,
                                             titles: titles, name: Self.stationName, titleCharset: titleCharset)
         sources.append(source)
         return source
     }
 
-    /// icecast2 and a source: a station on the air; its listening URL.
-    func startStation(burstSize: Int = 65535, metadataInterval: Int = 16000,
+    /// A station on the air: a source on this test's mount of the shared icecast2, or of one
+    /// of the test's own (`ownServer`, or other settings than icecast's defaults); its URL.
+    func startStation(burstSize: Int = 65535, metadataInterval: Int = 16000, ownServer: Bool = false,
                       titles: [(atSeconds: Double, title: String)] = [(0, "Ann Example - First Song")],
                       file: URL? = nil, titleCharset: String = "UTF-8") throws -> (IcecastServer, IcecastSource, String) {
-        let server = try startIcecast(burstSize: burstSize, metadataInterval: metadataInterval)
+        let server: IcecastServer
+        if ownServer || burstSize != 65535 || metadataInterval != 16000 {
+            server = try startIcecast(burstSize: burstSize, metadataInterval: metadataInterval)
+        } else if let shared = Self.sharedIcecast, shared.isRunning {
+            server = shared
+        } else {
+            Self.sharedIcecast?.stop()
+            Self.sharedIcecast = nil
+            try requireIcecast()
+            server = try IcecastServer()
+            Self.sharedIcecast = server
+        }
         let source = try startSource(on: server, file: file, titles: titles, titleCharset: titleCharset)
-        return (server, source, server.url(mount: Self.mount))
+        return (server, source, server.url(mount: mount))
     }
 
     /// The test web server serving the stream fixtures' folder.
@@ -140,6 +165,14 @@ class StreamTestCase: AudioSessionTestCase {
         let server = try TestHTTPServer(files: streamFixtures.directory, tls: tls)
         webServers.append(server)
         return server
+    }
+
+    private func requireIcecast() throws {
+        guard IcecastServer.isInstalled else {
+            let message = "\(IcecastServer.executable) not installed (run scripts/install-deps)"
+            if !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty { XCTFail(message) }
+            throw XCTSkip(message)
+        }
     }
 
     /// A breakable network path to 127.0.0.1:`port` (see `TCPRelay`).
@@ -161,7 +194,7 @@ class StreamTestCase: AudioSessionTestCase {
     }
 
     /// Waits until our sink input is there, uncorked, and the headphones' monitor has sound.
-    func waitForMusic(_ daemon: Daemon, _ what: String = "music at the headphones", timeout: TimeInterval = 15,
+    func waitForMusic(_ daemon: Daemon, _ what: String = "music at the headphones", timeout: TimeInterval = 10,
                       file: StaticString = #filePath, line: UInt = #line) throws {
         try waitForStream(of: daemon, "our uncorked stream (\(what))", timeout: timeout, file: file, line: line) {
             $0.corked == false
