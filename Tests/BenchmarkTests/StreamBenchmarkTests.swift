@@ -177,6 +177,7 @@ final class StreamBenchmarkTests: XCTestCase {
         // 1. A fresh source, its burst filled; the recorders; the player.
         source?.stop()
         source = nil
+        if !server.isRunning { try server.restart() }  // a restart that failed last time
         let fed = try server.startSource(mount: Self.mount, file: tones.ab, loop: true,
                                          titles: [(atSeconds: 0, title: StreamTones.titleA),
                                                   (atSeconds: StreamTones.boundarySeconds - 0.001, title: StreamTones.titleB)],
