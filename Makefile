@@ -49,13 +49,26 @@ test: deps
 # IntegrationTests.LatencyBenchmarkTests, which runs in make test.
 # Then the peer benchmark (issue 6): Aubade's RELEASE binary beside mpg123, mpv + mpv-mpris and
 # mpd + mpDris2 (each skipped when not installed), on PulseAudio; AUBADE_BENCH_RUNS repetitions
-# (default 5). Writes .build/bench/peers.{md,json}. PEERS=1 (as root) installs the peers first;
-# BENCH=peers runs the peer benchmark alone.
+# (default 5). Writes .build/bench/peers.{md,json}. PEERS=1 (as root) installs the peers first.
+# Then the stream benchmark (internet radio): the same four players, Aubade's release binary
+# again, on one icecast2 mount (icecast's default burst, icy-metaint 1400) fed in real time with
+# 128 kbit/s tones, on PulseAudio: URL → first audio at the sink, CPU per minute and peak RSS
+# while streaming, the new title's PropertiesChanged(Metadata) against its music at the sink,
+# and an icecast2 restart: audio again, silence heard, whether each player comes back within
+# 60 s. AUBADE_BENCH_RUNS repetitions (default 3); about 8 minutes each. Writes
+# .build/bench/streams.{md,json} (needs icecast2: scripts/install-deps).
+# BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
+# the debug build, PulseAudio and PipeWire), peers, streams; all (the default) is all three.
+# E.g. BENCH=peers or BENCH=streams runs that benchmark alone, BENCH="peers streams" both.
 PEERS ?=
 BENCH ?= all
 PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2
 
 bench: deps
+	@for part in $(BENCH); do \
+	    case $$part in all|session|peers|streams) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams)" >&2; exit 2;; esac; \
+	done
 	@if [[ "$(PEERS)" == 1 ]]; then \
 	    if [[ $$(id -u) == 0 ]]; then \
 	        echo "make bench: installing the peers: $(PEER_PACKAGES)"; \
@@ -66,19 +79,29 @@ bench: deps
 	fi
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift build -c release $(SWIFT_FLAGS)
-	@rm -f .build/bench/peers.json .build/bench/peers.md; status=0; \
-	if [[ "$(BENCH)" != peers ]]; then \
+	@parts=" $(BENCH) "; wants() { [[ $$parts == *" all "* || $$parts == *" $$1 "* ]]; }; status=0; \
+	release="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
+	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip 'PeerBenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream)BenchmarkTests' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip 'PeerBenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream)BenchmarkTests' || status=$$?; \
 	fi; \
+	if wants peers; then \
+	rm -f .build/bench/peers.json .build/bench/peers.md; \
 	echo "=== make bench: Aubade (release) beside its peers, on PulseAudio"; \
-	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" \
-	AUBADE_BINARY="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade" \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
 	    scripts/audio-session --server pulseaudio -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.PeerBenchmarkTests' || status=$$?; \
+	fi; \
+	if wants streams; then \
+	rm -f .build/bench/streams.json .build/bench/streams.md; \
+	echo "=== make bench: internet radio, Aubade (release) beside its peers on one icecast2 mount, on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.StreamBenchmarkTests' || status=$$?; \
+	fi; \
 	exit $$status
 
 run: release

@@ -618,132 +618,16 @@ final class PeerBenchmarkTests: XCTestCase {
 
     // MARK: Starting the players
 
-    /// One player's processes, started.
-    final class Session {
-        let peer: Peer
-        var processes: [Spawned] = []
-        /// The clock that `start → bus name owned` runs from.
-        var nameClock = Stamp.now()
-        var mpd: MPDProtocol?
-        var main: Spawned { processes[0] }
-        private var playStamp: Stamp?
+    private var sessions: [PeerSession] = []
 
-        init(peer: Peer) { self.peer = peer }
-
-        /// Starts playing: a no-op stamp for the players started with the file, `play` for mpd.
-        func play() throws -> Stamp {
-            if let playStamp { return playStamp }
-            guard let mpd else { return processes[0].started }
-            let stamp = Stamp.now()
-            try mpd.command("play")
-            playStamp = stamp
-            return stamp
-        }
-
-        /// mpd's own word that it stopped (when mpDris2's signal did not come).
-        func waitForMPDStop(timeout: TimeInterval) -> Bool {
-            guard let mpd else { return false }
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while Date() < deadline {
-                if (try? mpd.command("status"))?["state"] == "stop" { return true }
-                Thread.sleep(forTimeInterval: 0.2)
-            }
-            return false
-        }
-
-        func logTails() -> String {
-            processes.map { "\($0.name): \($0.logTail())" }.joined(separator: "\n")
-        }
-    }
-
-    private var sessions: [Session] = []
-
-    private func launch(_ peer: Peer) throws -> Session {
-        let session = Session(peer: peer)
-        sessions.append(session)
-        let home = work.appendingPathComponent("home-\(peer.rawValue)", isDirectory: true)
-        try? FileManager.default.removeItem(at: home)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let environment: [String: String?] = [
-            "HOME": home.path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
-            "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
-            "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
-        ]
-        func spawn(_ tool: String, _ arguments: [String], _ extra: [String: String?] = [:]) throws -> Spawned {
-            let process = try Spawned(tool, arguments, environment: environment.merging(extra) { _, new in new },
-                                      logPath: home.appendingPathComponent("\((tool as NSString).lastPathComponent).log").path)
-            live.append(process)
-            session.processes.append(process)
-            return process
-        }
-        switch peer {
-        case .aubade:
-            session.nameClock = try spawn(aubadeBinary, ["serve", music.path]).started
-        case .mpg123:
-            _ = try spawn("mpg123", ["-q", "-o", "pulse", "-a", "headphones", music.path])
-        case .mpv:
-            session.nameClock = try spawn("mpv", ["--no-video", "--no-terminal", "--ao=pulse", "--audio-device=pulse/headphones",
-                                                  "--idle=no", music.path], ["PULSE_PROP": "media.role=music"]).started
-        case .mpd:
-            let port = try MPDProtocol.freePort()
-            let playlists = home.appendingPathComponent("playlists")
-            try FileManager.default.createDirectory(at: playlists, withIntermediateDirectories: true)
-            let configuration = home.appendingPathComponent("mpd.conf")
-            try """
-                music_directory "\(music.deletingLastPathComponent().path)"
-                playlist_directory "\(playlists.path)"
-                db_file "\(home.appendingPathComponent("database").path)"
-                state_file "\(home.appendingPathComponent("state").path)"
-                log_file "\(home.appendingPathComponent("mpd-own.log").path)"
-                bind_to_address "127.0.0.1"
-                port "\(port)"
-                auto_update "no"
-                zeroconf_enabled "no"
-                audio_output {
-                    type "pulse"
-                    name "x"
-                    sink "headphones"
-                }
-
-                """.write(to: configuration, atomically: true, encoding: .utf8)
-            _ = try spawn("mpd", ["--no-daemon", configuration.path])
-            let control = try MPDProtocol(port: port)
-            session.mpd = control
-            try control.command("update")
-            let deadline = Date(timeIntervalSinceNow: 20)
-            while try control.command("status")["updating_db"] != nil {
-                guard Date() < deadline else { throw DaemonError("mpd's database update did not finish") }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            try control.command("clear")
-            try control.command("add \"\(music.lastPathComponent)\"")
-            let bridge = home.appendingPathComponent("mpDris2.conf")
-            try """
-                [Connection]
-                host = 127.0.0.1
-                port = \(port)
-
-                [Library]
-                music_dir = \(music.deletingLastPathComponent().path)
-
-                [Bling]
-                notify = False
-                mmkeys = False
-
-                """.write(to: bridge, atomically: true, encoding: .utf8)
-            session.nameClock = try spawn("mpDris2", ["-c", bridge.path]).started
-        }
-        return session
+    private func launch(_ peer: Peer) throws -> PeerSession {
+        let launcher = PeerLauncher(aubadeBinary: aubadeBinary, work: work) { [unowned self] in live.append($0) }
+        return try launcher.launch(peer, .file(music)) { sessions.append($0) }
     }
 
     /// Stops every process of every session by PID (the bridge before its player) and forgets them.
     private func stopAll() {
-        for session in sessions {
-            for process in session.processes.reversed() { process.stop(grace: 3) }
-            session.mpd = nil
-        }
+        for session in sessions { session.stop(grace: 3) }
         sessions.removeAll()
         live.removeAll { !$0.isRunning }
         // The name must be free before the next player of the same kind starts.
@@ -766,22 +650,7 @@ final class PeerBenchmarkTests: XCTestCase {
     // MARK: Set-up
 
     private func choosePlayers() {
-        players = [.aubade]
-        if (try? Shell.which("mpg123")) != nil { players.append(.mpg123) } else {
-            skipped.append("mpg123: not installed (apt-get install mpg123, or make bench PEERS=1)")
-        }
-        if (try? Shell.which("mpv")) == nil {
-            skipped.append("mpv + mpv-mpris: mpv not installed (apt-get install mpv mpv-mpris, or make bench PEERS=1)")
-        } else if !FileManager.default.fileExists(atPath: "/etc/mpv/scripts/mpris.so") {
-            skipped.append("mpv + mpv-mpris: mpv-mpris not installed (no /etc/mpv/scripts/mpris.so)")
-        } else {
-            players.append(.mpv)
-        }
-        if (try? Shell.which("mpd")) == nil || (try? Shell.which("mpDris2")) == nil {
-            skipped.append("mpd + mpDris2: not installed (apt-get install mpd mpdris2, or make bench PEERS=1)")
-        } else {
-            players.append(.mpd)
-        }
+        (players, skipped) = PeerRunFacts.installedPlayers()
     }
 
     private func rotated(_ list: [Peer], by count: Int) -> [Peer] {
@@ -850,39 +719,8 @@ final class PeerBenchmarkTests: XCTestCase {
 
     // MARK: Describing the run
 
-    private func serverDescription() -> String {
-        let info = (try? Shell.run("pactl", ["info"]))?.stdout ?? ""
-        var name = ProcessInfo.processInfo.environment["AUBADE_SOUND_SERVER"] ?? "pulseaudio"
-        var version = ""
-        for line in info.split(separator: "\n") {
-            if line.hasPrefix("Server Name: ") { name = String(line.dropFirst("Server Name: ".count)) }
-            if line.hasPrefix("Server Version: ") { version = " " + line.dropFirst("Server Version: ".count) }
-        }
-        return name + version
-    }
-
-    private func loadAverage() -> String {
-        (ProcAccounting.read("/proc/loadavg") ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
-    }
-
-    /// `uname -m`, cores and CPU model.
-    private func machineLine() -> String {
-        "\(BenchmarkFiles.machine()) (uname -m: \(((try? Shell.run("uname", ["-m"]))?.trimmedOutput) ?? "?"))"
-    }
-
-    private func versions() -> [String: String] {
-        func first(_ tool: String, _ arguments: [String]) -> String {
-            ((try? Shell.run(tool, arguments, timeout: 10))?.stdout.split(separator: "\n").first).map(String.init) ?? "?"
-        }
-        var result = ["aubade": first(aubadeBinary, ["--version"])]
-        if players.contains(.mpg123) { result["mpg123"] = first("mpg123", ["--version"]) }
-        if players.contains(.mpv) {
-            let mpris = ((try? Shell.run("dpkg-query", ["-W", "-f", "${Version}", "mpv-mpris"]))?.trimmedOutput).map { ", mpv-mpris \($0)" } ?? ""
-            result["mpv"] = first("mpv", ["--version"]).components(separatedBy: " Copyright").first! + mpris
-        }
-        if players.contains(.mpd) {
-            result["mpd"] = first("mpd", ["--version"]) + ", " + first("mpDris2", ["--version"])
-        }
-        return result
-    }
+    private func serverDescription() -> String { PeerRunFacts.soundServer() }
+    private func loadAverage() -> String { PeerRunFacts.loadAverage() }
+    private func machineLine() -> String { PeerRunFacts.machine() }
+    private func versions() -> [String: String] { PeerRunFacts.versions(aubadeBinary: aubadeBinary, players: players) }
 }

@@ -34,6 +34,8 @@ struct PeerFigure {
         case atMostTimes(Double, Peer)
         /// Aubade's median at least `factor` × that peer's median.
         case atLeastTimes(Double, Peer)
+        /// Aubade's median at most this far from zero, either side (a signed offset).
+        case within(Double)
     }
 
     var key: String
@@ -42,6 +44,8 @@ struct PeerFigure {
     var decimals: Int
     var target: Target
     var how: String
+    /// Whether Aubade's ratio to each peer is shown (not for signed offsets or counts).
+    var showsRatio = true
     var samples: [Peer: [Double]] = [:]
     /// Why a player has no figure (no MPRIS, not installed…).
     var notApplicable: [Peer: String] = [:]
@@ -86,7 +90,7 @@ struct PeerFigure {
 
     /// Aubade's median ÷ this peer's median.
     func ratio(_ peer: Peer) -> Double? {
-        guard peer != .aubade, let ours = median(.aubade), let theirs = median(peer), theirs != 0 else { return nil }
+        guard showsRatio, peer != .aubade, let ours = median(.aubade), let theirs = median(peer), theirs != 0 else { return nil }
         return ours / theirs
     }
 
@@ -106,7 +110,7 @@ struct PeerFigure {
     var bound: Double? {
         switch target {
         case .none: nil
-        case .atMost(let value), .atLeast(let value): value
+        case .atMost(let value), .atLeast(let value), .within(let value): value
         case .atMostTimes(let factor, let peer), .atLeastTimes(let factor, let peer): median(peer).map { $0 * factor }
         }
     }
@@ -115,6 +119,7 @@ struct PeerFigure {
         switch target {
         case .none: "–"
         case .atMost(let value): "≤ \(text(value))"
+        case .within(let value): "within ±\(text(value))"
         case .atLeast(let value): "≥ \(text(value))"
         case .atMostTimes(let factor, let peer): "≤ \(String(format: "%g", factor)) × \(peer.title)"
         case .atLeastTimes(let factor, let peer): "≥ \(String(format: "%g", factor)) × \(peer.title)"
@@ -123,6 +128,7 @@ struct PeerFigure {
 
     var met: Bool? {
         guard let bound, let ours = median(.aubade) else { return nil }
+        if case .within = target { return abs(ours) <= bound }
         return lowerIsBetter ? ours <= bound : ours >= bound
     }
 
@@ -131,6 +137,11 @@ struct PeerFigure {
         if case .none = target { return "no target" }
         guard let ours = median(.aubade) else { return "no Aubade figure" }
         guard let bound else { return "target unknown (no \(peerOfTarget?.title ?? "peer") figure)" }
+        if case .within = target {
+            if met == true { return "met (\(text(ours)), within ±\(text(bound)))" }
+            let miss = abs(ours) - bound
+            return "NOT met by \(text(miss)) (\(String(format: "%.0f", miss / bound * 100)) %): \(text(ours)) vs within ±\(text(bound))"
+        }
         let sign = lowerIsBetter ? "≤" : "≥"
         if met == true { return "met (\(text(ours)) \(sign) \(text(bound)))" }
         let miss = abs(ours - bound)
@@ -145,15 +156,15 @@ struct PeerFigure {
         }
     }
 
-    /// The `BENCHMARK peers …` line.
-    func line(players: [Peer]) -> String {
+    /// The `BENCHMARK peers …` line (`BENCHMARK <benchmark> …`).
+    func line(players: [Peer], benchmark: String = "peers") -> String {
         let parts = players.map { peer -> String in
             if let cell = cell(peer) {
                 return "\(peer.title) \(cell)" + (ratio(peer).map { " [Aubade \(PeerFigure.ratioText($0))]" } ?? "")
             }
             return "\(peer.title) n/a" + (notApplicable[peer].map { " (\($0))" } ?? failures[peer].map { " (\($0.first ?? ""))" } ?? "")
         }
-        return "BENCHMARK peers \(name): " + parts.joined(separator: " | ") + "; target \(targetText): \(verdict)"
+        return "BENCHMARK \(benchmark) \(name): " + parts.joined(separator: " | ") + "; target \(targetText): \(verdict)"
     }
 
     func json(players: [Peer]) -> [String: Any] {
@@ -178,22 +189,24 @@ struct PeerFigure {
     }
 }
 
-/// `.build/bench/peers.md` and `peers.json`.
+/// `.build/bench/peers.md` and `peers.json` (or `<basename>.md` and `.json`, with its own title:
+/// the stream benchmark writes `streams.md` and `streams.json` the same way).
 enum PeerReportFiles {
     static func write(figures: [PeerFigure], players: [Peer], header: [String: Any], notes: [String],
-                      skipped: [String]) throws -> (markdown: String, directory: URL) {
+                      skipped: [String], basename: String = "peers", title: String = "Aubade beside its peers",
+                      benchmark: String = "Aubade beside its peers (issue 6)") throws -> (markdown: String, directory: URL) {
         let directory = BenchmarkFiles.directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var root = header
-        root["benchmark"] = "Aubade beside its peers (issue 6)"
+        root["benchmark"] = benchmark
         root["players"] = players.map(\.rawValue)
         root["skipped"] = skipped
         root["figures"] = figures.map { $0.json(players: players) }
         root["notes"] = notes
         let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: directory.appendingPathComponent("peers.json"))
+        try data.write(to: directory.appendingPathComponent("\(basename).json"))
 
-        var out = "# Aubade beside its peers\n\n"
+        var out = "# \(title)\n\n"
         out += "\(header["date"] as? String ?? "?") · \(header["machine"] as? String ?? "?") · "
             + "\(header["server"] as? String ?? "?") · \(header["runs"] as? Int ?? 0) repetitions, players alternating · "
             + "\(header["file"] as? String ?? "")\n\n"
@@ -210,7 +223,8 @@ enum PeerReportFiles {
                 if let cell = figure.cell(peer) {
                     row += " \(cell)" + (figure.ratio(peer).map { " · Aubade \(PeerFigure.ratioText($0))" } ?? "") + " |"
                 } else {
-                    row += " n/a" + (figure.notApplicable[peer].map { " (\($0))" } ?? "") + " |"
+                    // A reason may quote a log line: a bare | would split the cell.
+                    row += " n/a" + (figure.notApplicable[peer].map { " (\($0.replacingOccurrences(of: "|", with: "\\|")))" } ?? "") + " |"
                 }
             }
             let verdict = figure.met == false ? "**\(figure.verdict)**" : figure.verdict
@@ -223,7 +237,7 @@ enum PeerReportFiles {
             out += "\nNotes:\n\n"
             for note in notes { out += "- \(note)\n" }
         }
-        try out.write(to: directory.appendingPathComponent("peers.md"), atomically: true, encoding: .utf8)
+        try out.write(to: directory.appendingPathComponent("\(basename).md"), atomically: true, encoding: .utf8)
         return (out, directory)
     }
 }

@@ -543,6 +543,10 @@ final class MPDProtocol {
                 }
             }
             if connected == 0 {
+                // A read that waits longer than this fails (a hung mpd cannot hang the benchmark).
+                var wait = timeval(tv_sec: 10, tv_usec: 0)
+                setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+                setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
                 socketDescriptor = descriptor
                 break
             }
