@@ -29,14 +29,21 @@ import PlayerCore
 //    current and the next are alive, a dropped one stops after the chunk or the open it is
 //    in — on a hung disk that open holds its worker thread until the read returns): open,
 //    probe, seek and decode the file into a bounded buffer (~2 s), a chunk per step. They take their buffer's lock, and
-//    the mainloop lock only to wake the PulseAudio thread, never both at once.
+//    the mainloop lock only to wake the PulseAudio thread, never both at once. A station's queue
+//    ("aubade.stream") connects there too — waiting, and reconnecting for ever, with the network
+//    down — and decodes what the transfer thread buffered; it gives up when its track is dropped.
+//    Reconnect attempts are timed on a global dispatch queue and start the next transfer.
+// 3b. libcurl's transfer thread ("aubade-http", one per process, CurlKit's TransferThread): every
+//    HTTP transfer, each into its bounded ring; paused while the ring is full. Its events (an
+//    answer, bytes, the end) wake the station's decoder queue and never wait.
 // 4. The loading queue ("aubade.loading", serial): tags and folders for AddTrack, OpenUri,
 //    ActivatePlaylist and the music folders, cover lookups, listing and writing the playlists
 //    folder. Results hop back to the core queue.
 // 5. The persistence queue ("aubade.persistence", serial, in StateKeeper): writes the state
 //    file (atomic, debounced) and the position once a second while playing.
 // Lock order, where two are ever held: mainloop lock → a decode buffer's lock. Nothing takes
-// the mainloop lock while holding a decode buffer's lock.
+// the mainloop lock while holding a decode buffer's lock. A station's connection lock and a
+// transfer's locks are never held together (events are delivered with neither held).
 
 /// `aubade serve`: the player, its MPRIS face and its audio output, wired together.
 ///
