@@ -7,6 +7,8 @@ final class PeerSession {
     /// The clock that `start → bus name owned` runs from.
     var nameClock = Stamp.now()
     var mpd: MPDProtocol?
+    /// mpd's port, for a fresh connection (mpd closes one idle for `connection_timeout`, 60 s).
+    var mpdPort: UInt16?
     var main: Spawned { processes[0] }
     private var playStamp: Stamp?
 
@@ -37,6 +39,12 @@ final class PeerSession {
     func stop(grace: TimeInterval = 3) {
         for process in processes.reversed() { process.stop(grace: grace) }
         mpd = nil
+    }
+
+    /// mpd's `status` on a fresh connection: "state stop, error …" (nil: not mpd, or no answer).
+    func mpdStatus() -> String? {
+        guard let mpdPort, let status = try? MPDProtocol(port: mpdPort, timeout: 2).command("status") else { return nil }
+        return "state \(status["state"] ?? "?")" + (status["error"].map { ", error “\($0)”" } ?? "")
     }
 
     func logTails() -> String {
@@ -134,6 +142,7 @@ struct PeerLauncher {
             _ = try spawn("mpd", ["--no-daemon", configuration.path])
             let control = try MPDProtocol(port: port)
             session.mpd = control
+            session.mpdPort = port
             try control.command("update")
             let deadline = Date(timeIntervalSinceNow: 20)
             while try control.command("status")["updating_db"] != nil {

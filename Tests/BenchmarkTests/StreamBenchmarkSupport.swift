@@ -7,7 +7,8 @@ import Foundation
 // MARK: - The station's audio
 
 /// The MP3s the source feeds (sox + lame: CBR 128 kbit/s, 44.1 kHz stereo, half-scale sines):
-/// - `ab.mp3`, 60 s: tone A (440 Hz), then tone B (880 Hz) from the first sample of MPEG frame
+/// - `ab.mp3`, `seconds` long (90 s: no session reaches its end, where the loop would add the
+///   file's own 25 ms of encoder and decoder padding): tone A (440 Hz), then tone B (880 Hz) from the first sample of MPEG frame
 ///   `boundaryFrame` on: A lasts `boundaryFrame × 1152 − 1105` samples, so after LAME's encoder
 ///   delay (576) and libmpg123's decoder delay (529) tone B is heard with the frame the source
 ///   sets the title "… Tone B" at (checked when this was written: the change decodes 25 samples,
@@ -50,7 +51,7 @@ struct StreamTones {
     /// should put the title, after the boundary.
     let chunkAlignment: Int
 
-    init(in folder: URL) throws {
+    init(in folder: URL, seconds: Int) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         ab = folder.appendingPathComponent("ab.mp3")
         c = folder.appendingPathComponent("c.mp3")
@@ -64,7 +65,7 @@ struct StreamTones {
                                              "synth", length, "sine", String(frequency), "vol", "0.5"]), "sox")
         }
         try synth(a, "\(aSamples)s", Self.frequencyA)
-        try synth(b, "\(60 * Self.rate - aSamples)s", Self.frequencyB)
+        try synth(b, "\(seconds * Self.rate - aSamples)s", Self.frequencyB)
         try synth(cWav, "60", Self.frequencyC)
         try Self.check(Shell.run("sox", ["-q", a.path, b.path, abWav.path]), "sox (concatenate)")
         for (wav, mp3) in [(abWav, ab), (cWav, c)] {

@@ -76,7 +76,9 @@ final class StreamBenchmarkTests: XCTestCase {
         aubadeBinary = try Daemon.binaryPath()
         work = TestRunDirectory.url.appendingPathComponent("streams", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        tones = try StreamTones(in: work.appendingPathComponent("tones", isDirectory: true))
+        // Long enough that no session reaches the loop: start at 5 s, the title, the steady minute.
+        tones = try StreamTones(in: work.appendingPathComponent("tones", isDirectory: true),
+                                seconds: max(90, Int(Self.warmUpSeconds + StreamTones.boundarySeconds + Self.steadySeconds) + 20))
     }
 
     override func tearDown() {
@@ -213,7 +215,8 @@ final class StreamBenchmarkTests: XCTestCase {
         let started = try player.play()
         guard let loud = recorder.waitForLoud(from: recorder.byte(atTime: started.monotonic &- 20_000_000) ?? 0, timeout: 15),
               let heard = recorder.time(ofByte: loud) else {
-            throw DaemonError("no audio at the sink within 15 s: \(player.logTails())")
+            throw DaemonError("no audio at the sink within 15 s" + (player.mpdStatus().map { " (mpd: \($0))" } ?? "")
+                              + "; its last words: " + lastWords(of: player, launcher: launcher))
         }
         sample.firstAudio = (Double(heard) - Double(started.monotonic)) / 1e6
 
@@ -323,11 +326,7 @@ final class StreamBenchmarkTests: XCTestCase {
             let quiet = Loudness.longestQuiet(recorded.subdata(in: min(restartByte, recorded.count)..<recorded.count))
             sample.wentQuietAfter = quiet.seconds > 0 ? quiet.startsAt : nil
             if sample.shortFate == nil {
-                var state = ""
-                if let mpd = player.mpd, let status = try? mpd.command("status") {
-                    state = " (mpd: state \(status["state"] ?? "?")" + (status["error"].map { ", error \($0)" } ?? "") + ")"
-                }
-                sample.shortFate = "still running, silent\(state)"
+                sample.shortFate = "still running, silent" + (player.mpdStatus().map { " (mpd: \($0))" } ?? "")
             }
             let silentFrom = sample.wentQuietAfter.map { String(format: ", silent from %.1f s after the restart (%.1f s of silence to the end)", $0, quiet.seconds) } ?? ""
             var status = ""
@@ -349,7 +348,7 @@ final class StreamBenchmarkTests: XCTestCase {
         if player.peer == .mpd {
             let log = launcher.home(of: .mpd).appendingPathComponent("mpd-own.log")
             lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-                .filter { !$0.contains("wildmidi") && !$0.contains("database") }
+                .filter { !$0.contains("wildmidi") && !$0.contains("database") && !$0.contains("/state'") }  // start-up noise
         } else {
             lines = player.main.logTail(6).split(separator: "\n").map(String.init)
         }

@@ -143,12 +143,12 @@ struct StreamFigures {
         if sample.recovered == true { recovered[peer, default: 0] += 1 }
         fates[peer, default: []].append("run \(run): \(sample.fate ?? "?")")
         if let short = sample.shortFate { shortFates[peer, default: []].append(short) }
-        for problem in sample.problems { problems.append("\(peer.title), run \(run): \(problem)") }
+        for problem in sample.problems { problems.append("\(peer.title), run \(run): \(problem)".replacingOccurrences(of: "\n", with: " / ")) }
     }
 
     mutating func fail(_ peer: Peer, _ why: String) {
         firstAudio.fail(peer, why)
-        problems.append("\(peer.title): session failed, \(why)")
+        problems.append("\(peer.title): session failed, \(why)".replacingOccurrences(of: "\n", with: " / "))
     }
 
     /// The rows in table order, the recovery count made a row of its own.
