@@ -8,6 +8,8 @@
 extension PlayerState {
     /// See the rule above: longer than a glance at the phone, shorter than any server's patience.
     public static let liveResumeLimit: Microseconds = 10_000_000
+    /// Failed attempts (about 2 s) after which a station that never answered gives way to the next entry.
+    public static let attemptsBeforeNextStation = 3
 
     /// Whether `entry` is a stream that has shown itself to be live (or not yet said otherwise).
     func isLiveStream(_ entry: QueueEntry) -> Bool {
@@ -29,13 +31,14 @@ extension PlayerState {
         return effects
     }
 
-    mutating func streamStatusChanged(_ entryID: EntryID, _ status: StreamStatus) -> [Effect] {
+    mutating func streamStatusChanged(_ entryID: EntryID, _ status: StreamStatus, at now: Instant) -> [Effect] {
         guard let entry = queue.entry(entryID), entry.track.isStream, entryID == currentID else { return [] }
         let before = entry.live ?? LiveFacts()
         var after = before
         switch status {
         case .connected(let station, let live):
             after.status = status
+            after.hasConnected = true
             after.station = station ?? before.station
             after.isLive = live
         case .measured(let length, let seekable):
@@ -49,6 +52,14 @@ extension PlayerState {
             }
         default:
             after.status = status
+        }
+        // A station that has not answered once while others wait after it (a playlist of
+        // stations whose first is off the air) gives way to the next entry; it stays queued and
+        // is tried again when its turn comes. Alone, or last, it is retried for as long as it takes.
+        if case .reconnecting(let attempt, _, _) = status, attempt >= Self.attemptsBeforeNextStation,
+           !before.hasConnected, status != before.status, queue.entry(after: entryID, wrapping: loopStatus != .none) != nil {
+            return [.log(.warning, "\(entry.track.location.displayString): not answering (\(status.summary)); playing the next entry")]
+                + skip(forward: true, at: now)
         }
         guard after != before || entry.live == nil else { return [] }
         queue.updateLive(entryID) { $0 = after }

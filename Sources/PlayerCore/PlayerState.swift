@@ -131,7 +131,7 @@ public struct PlayerState: Sendable, Equatable {
         case .otherPlayerGone(let name): return otherPlayerGone(name, at: now)
         case .handBackDue: return handBackDue(at: now)
         case .trackUnplayable(let entry, let reason): return trackUnplayable(entry, reason: reason, at: now)
-        case .streamStatus(let entry, let status): return streamStatusChanged(entry, status)
+        case .streamStatus(let entry, let status): return streamStatusChanged(entry, status, at: now)
         case .liveTitleHeard(let entry, let title): return liveTitleHeard(entry, title)
         }
     }

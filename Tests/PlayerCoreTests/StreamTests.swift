@@ -122,3 +122,41 @@ import Testing
         #expect(player.send(.outputFinished(station), at: 51).actions == [.output(.play(player.entry(1), from: 0, playing: true))])
     }
 }
+
+/// A playlist of stations whose first is off the air: after a few attempts the next one plays.
+@Suite struct DeadStationTests {
+    static func queue(_ tracks: [Track]) -> Player {
+        var player = Player()
+        player.send(.enqueue(tracks, play: true), at: 0)
+        return player
+    }
+
+    static func failing(_ attempt: Int) -> StreamStatus {
+        .reconnecting(attempt: attempt, delay: 1_000_000, reason: "Couldn't connect to server")
+    }
+
+    @Test func aStationThatNeverAnsweredGivesWayToTheNext() {
+        var player = Self.queue([StreamTests.station, track(1)])
+        let dead = player.entry(0).id
+        #expect(player.send(.streamStatus(dead, Self.failing(2)), at: 1).actions.isEmpty)
+        let effects = player.send(.streamStatus(dead, Self.failing(3)), at: 2)
+        #expect(effects.actions == [.output(.play(player.entry(1), from: 0, playing: true))])
+        #expect(effects.logs.contains { $0.1.contains("not answering") })
+        #expect(player.entries.count == 2)  // still queued
+    }
+
+    @Test func aStationThatPlayedIsWaitedFor() {
+        var player = Self.queue([StreamTests.station, track(1)])
+        let station = player.entry(0).id
+        player.send(.streamStatus(station, .connected(station: "FM", live: true)), at: 1)
+        #expect(player.send(.streamStatus(station, Self.failing(5)), at: 20).actions.isEmpty)
+        #expect(player.currentID == station)
+    }
+
+    @Test func theLastStationIsRetriedForAsLongAsItTakes() {
+        var player = Self.queue([StreamTests.station])
+        let station = player.entry(0).id
+        #expect(player.send(.streamStatus(station, Self.failing(9)), at: 60).actions.isEmpty)
+        #expect(player.status == .playing)
+    }
+}

@@ -64,6 +64,8 @@ public struct LiveFacts: Sendable, Equatable {
     public var isLive: Bool
     /// A file over HTTP whose server takes ranges: Seek and SetPosition work.
     public var isSeekable = false
+    /// It answered with audio at least once since it became current.
+    public var hasConnected = false
 
     public init(status: StreamStatus = .connecting, station: String? = nil, title: LiveTitle? = nil, isLive: Bool = true) {
         self.status = status
