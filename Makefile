@@ -30,7 +30,7 @@ release: deps
 #   the debug build; every test on PulseAudio (with module-role-cork); every integration test on
 #   PipeWire (pipewire + wireplumber + pipewire-pulse); then, per SANITIZERS, the tests and the
 #   daemon built with --sanitize=thread (.build/tsan) and --sanitize=address (.build/asan), every
-#   test run again under each. All runs happen; each prints swift test's own summary, then a table
+#   test run again under each (of the internet-radio integration tests, the reconnect ones). All runs happen; each prints swift test's own summary, then a table
 #   of every phase's wall time; make test fails if any run fails, leaves anything in its private
 #   TMPDIR, or gets a sanitizer report from any process (the daemons included).
 # SANITIZERS= (empty) skips the sanitizer builds and runs; TEST_FILTER=regex runs only those tests.
