@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Aubade: a background music service for Linux (MPRIS + PulseAudio + libmpg123).
-// Depends on the toolchain and four system libraries only.
+// Depends on the toolchain and system libraries only.
 import PackageDescription
 
 let package = Package(
@@ -18,6 +18,12 @@ let package = Package(
                        providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac",
+                       providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile",
+                       providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(name: "COpusFile", pkgConfig: "opusfile",
+                       providers: [.apt(["libopusfile-dev"])]),
 
         // What threads hand each other: a pthread-mutex-guarded value (seen by ThreadSanitizer)
         // and a bounded byte ring. Pure Swift on libc.
@@ -27,12 +33,15 @@ let package = Package(
         .target(name: "PulseKit", dependencies: ["CPulse"]),
         .target(name: "Mpg123Kit", dependencies: ["CMpg123"]),
         .target(name: "CurlKit", dependencies: ["CCurl", "Handoff"]),
+        .target(name: "FLACKit", dependencies: ["CFLAC"]),
+        .target(name: "VorbisKit", dependencies: ["CVorbisFile"]),
+        .target(name: "OpusKit", dependencies: ["COpusFile"]),
 
         // The pure heart: queue, playback state machine, audio-session policy. No C, no I/O.
         .target(name: "PlayerCore"),
 
         // Adapters: translate between the world and PlayerCore.
-        .target(name: "Decoding", dependencies: ["Mpg123Kit", "PlayerCore"]),
+        .target(name: "Decoding", dependencies: ["Mpg123Kit", "FLACKit", "VorbisKit", "OpusKit", "PlayerCore"]),
         .target(name: "Library", dependencies: ["Decoding", "PlayerCore"]),
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore", "Handoff"]),
         // Where bytes come from besides files: HTTP(S) streams, ICY titles, reconnecting.

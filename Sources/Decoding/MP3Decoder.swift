@@ -7,7 +7,7 @@ import PlayerCore
 /// Threading: use from one thread at a time (typically the decoder thread that stays ahead
 /// of the audio output). It is `@unchecked Sendable` only so it can be created on one thread
 /// and handed to that decoder thread; it has no locks, concurrent calls are a bug.
-public final class MP3Decoder: @unchecked Sendable {
+public final class MP3Decoder: AudioDecoder, @unchecked Sendable {
     public let path: FilePath
     /// The format of the PCM `read(into:)` delivers. Re-check it after each `read`: in the
     /// rare file whose format changes midway it changes between two reads.

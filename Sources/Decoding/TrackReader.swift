@@ -6,8 +6,29 @@ import Glibc
 import Musl
 #endif
 
-/// Reads what is known about an MP3 file without playing it: tags and exact length.
+/// Reads what is known about an audio file without playing it: tags, length, ReplayGain.
+/// The format is told by the file's content (`AudioFileKind`), not its name.
 public enum TrackReader {
+    /// The track in the file at `path`, whatever its format.
+    public static func read(path: FilePath) throws(DecodingError) -> Track {
+        switch try AudioFileKind.sniff(path: path) {
+        case .mp3: return try readMP3(path: path)
+        case .flac: return try FLACTrackReader.read(path: path)
+        case .vorbis: return try VorbisTrackReader.read(path: path)
+        case .opus: return try OpusTrackReader.read(path: path)
+        }
+    }
+
+    /// The cover picture embedded in the file, whatever its format; nil when there is none.
+    public static func coverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
+        switch try AudioFileKind.sniff(path: path) {
+        case .mp3: return try mp3CoverArt(path: path)
+        case .flac: return try FLACTrackReader.coverArt(path: path)
+        case .vorbis: return try VorbisTrackReader.coverArt(path: path)
+        case .opus: return try OpusTrackReader.coverArt(path: path)
+        }
+    }
+
     /// Opens the file, checks it really is MP3 audio (at least one frame decodes), reads its
     /// tags into a `Track`, and its exact gapless length (`mpg123_scan`, then `mpg123_length`).
     ///
@@ -17,7 +38,7 @@ public enum TrackReader {
     /// frames", "not an MP3 file (…)".
     ///
     /// Costs one pass over the file (frame headers only, no full decode).
-    public static func read(path: FilePath) throws(DecodingError) -> Track {
+    static func readMP3(path: FilePath) throws(DecodingError) -> Track {
         let handle = try Mpg123Handle.opened(path: path)
         let format = try probe(handle, path: path)
         let tags: ID3Tags
@@ -38,7 +59,7 @@ public enum TrackReader {
 
     /// The cover picture embedded in the file: the "front cover" APIC if there is one,
     /// else the first picture (lame writes type 0, "other"); `nil` when there is none.
-    public static func coverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
+    static func mp3CoverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
         let handle = try Mpg123Handle.opened(path: path, flags: .picture)
         // ID3v2 sits before the first frame: parsing the first header has read it.
         _ = try handle.probedFormat(path: path)

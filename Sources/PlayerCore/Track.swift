@@ -23,6 +23,11 @@ public struct Track: Sendable, Equatable {
     public var length: Microseconds?
     /// A `file://` URI of the cover picture, once looked up (only for tracks that were current).
     public var artURL: String?
+    /// `length` is an estimate (an MP3 without a Xing/Info header, from its size and bit
+    /// rate); the exact one is measured later and published then.
+    public var lengthIsEstimate = false
+    /// The file's ReplayGain tags, if it has any.
+    public var replayGain: ReplayGainTags?
 
     public init(location: MediaLocation, title: String? = nil, artists: [String] = [], album: String? = nil,
                 albumArtists: [String] = [], genres: [String] = [], trackNumber: Int? = nil,

@@ -121,7 +121,7 @@ final class OutputBridge {
 
     private static func fileDecoder(_ path: FilePath, at position: Microseconds) -> DecodeAhead {
         DecodeAhead(label: "aubade.decoder", fromStart: position <= 0) { () throws(DecodingError) -> PCMSource in
-            let decoder = try MP3Decoder(path: path)
+            let decoder = try AudioDecoders.open(path: path)
             if position > 0 { try decoder.seek(to: position) }
             let format = decoder.format
             return PCMSource(format: AudioOutput.PCMFormat(sampleRate: format.sampleRate, channels: format.channels)) { buffer in
