@@ -83,6 +83,7 @@ extension OutputEngine {
         pendingStarts = []
         pendingMarks = []
         pendingFinish = nil
+        formatBoundary = nil
         startTimer?.cancel()
     }
 

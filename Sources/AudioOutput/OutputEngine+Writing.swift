@@ -17,6 +17,10 @@ extension OutputEngine {
         var ended: (feed: Feed, result: DecodeAhead.Read)?
         do throws(PulseError) {
             while let feed = current {
+                if let format = feed.source.format, let streamFormat, format != streamFormat {
+                    beginFormatBoundary(at: feed)
+                    break
+                }
                 let writable = try stream.writableSize()
                 guard writable >= frameSize else { break }
                 let buffer = try stream.beginWrite(maxBytes: writable)
@@ -65,6 +69,32 @@ extension OutputEngine {
             // it did not answer must not leave the output waiting for ever.
             emit(.needsNext(after: feed.entry))
         }
+    }
+
+    /// `feed` follows gaplessly but has another format than the stream: nothing of it is
+    /// written here. The stream drains (its last sample is heard, no click), and `finishQueue`
+    /// creates the new stream for `feed`, from its first sample (still in its decode buffer).
+    private func beginFormatBoundary(at feed: Feed) {
+        current = nil
+        pendingStarts.removeAll { $0.entry == feed.entry && $0.offset == bytesSinceFlush }
+        formatBoundary = (feed, next)
+        next = nil
+        if let predecessor = feed.predecessor {
+            startDrain(after: predecessor)
+        } else {
+            crossFormatBoundary()
+        }
+    }
+
+    /// The old stream has played out: the boundary's track starts in a stream of its format.
+    private func crossFormatBoundary() {
+        guard let boundary = formatBoundary else { return }
+        formatBoundary = nil
+        pendingFinish = nil
+        draining = false
+        while !pendingStarts.isEmpty { announce(pendingStarts.removeFirst()) }
+        start(boundary.feed, playing: !corked)
+        if let following = boundary.following { enqueue(following) }
     }
 
     /// Asks for the gapless follow-up as soon as the current track's decoder has reached its
@@ -211,6 +241,11 @@ extension OutputEngine {
     /// Everything written has been played: announce stragglers, report, cork while idle.
     private func finishQueue() {
         guard let finish = pendingFinish, let stream else { return }
+        if formatBoundary != nil {
+            // Not the end of the queue: the next track waits for a stream of its format.
+            crossFormatBoundary()
+            return
+        }
         pendingFinish = nil
         draining = false
         while !pendingStarts.isEmpty { announce(pendingStarts.removeFirst()) }

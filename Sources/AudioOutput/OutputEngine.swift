@@ -90,6 +90,10 @@ final class OutputEngine: @unchecked Sendable {
     var askedNext: EntryID?
     /// `endOfQueue()` arrived before the current source ran out.
     var endRequested = false
+    /// The next track's format differs from the stream's (44.1 → 48 kHz, mono → stereo): the
+    /// stream plays out to its last sample, then a stream of the new format starts with that
+    /// track's first sample, and what was enqueued after it (`following`) follows it there.
+    var formatBoundary: (feed: Feed, following: Feed?)?
     var draining = false
     /// Bytes written since the stream was created or last flushed.
     var bytesSinceFlush: Int64 = 0

@@ -115,6 +115,49 @@ final class PlaybackOutputTests: XCTestCase {
         XCTAssertTrue(order, "needsNext(a) before started(b): \(events)")
     }
 
+    /// Issue 12: a follow-up of another sample rate was fed into the old stream (played at the
+    /// wrong speed). Now the stream plays out, and a stream of the new format starts with the
+    /// next track, announced when it is heard; what follows it (same format) joins it there.
+    func testAFollowUpOfAnotherRateGetsAStreamOfItsOwnAtTheBoundary() throws {
+        let log = EventLog()
+        let c = EntryID(3)
+        let (a, b) = (self.a, self.b)
+        let stereo48k = PCMFormat(sampleRate: 48_000, channels: 2)
+        let output = try makeOutput(log) { event, output in
+            switch event {
+            case .needsNext(after: a):
+                output.enqueue(sineSource(seconds: 0.6, format: stereo48k, frequency: 660), entry: b, title: "B", artist: nil)
+            case .needsNext(after: b):
+                output.enqueue(sineSource(seconds: 0.4, format: stereo48k), entry: c, title: "C", artist: nil)
+            case .needsNext(after: c):
+                output.endOfQueue()
+            default:
+                break
+            }
+        }
+        output.play(sineSource(seconds: 0.5), entry: a, title: "A", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(a)))
+        let firstStream = try XCTUnwrap(output.streamIndex)
+        XCTAssertTrue(try server.sinkInput(firstStream)?.contains("44100Hz") == true)
+        XCTAssertNotNil(log.wait(for: .started(b), timeout: 5))
+        let secondStream = try XCTUnwrap(output.streamIndex)
+        XCTAssertNotEqual(firstStream, secondStream, "a new stream for the new rate")
+        XCTAssertTrue(try eventually { try server.sinkInput(secondStream)?.contains("48000Hz") == true })
+        XCTAssertNotNil(log.wait(for: .finished(c), timeout: 5))
+        let startA = try XCTUnwrap(log.time(of: .started(a)))
+        let startB = try XCTUnwrap(log.time(of: .started(b)))
+        let startC = try XCTUnwrap(log.time(of: .started(c)))
+        let finished = try XCTUnwrap(log.time(of: .finished(c)))
+        // All of A plays before B (0.5 s), with at most a short gap for the new stream; B and C
+        // join gaplessly in the new stream.
+        XCTAssertTrue((0.45...1.1).contains((startB - startA).seconds), "A lasted \((startB - startA).seconds) s")
+        XCTAssertTrue((0.5...0.85).contains((startC - startB).seconds), "B lasted \((startC - startB).seconds) s")
+        XCTAssertTrue((0.3...0.7).contains((finished - startC).seconds), "C lasted \((finished - startC).seconds) s")
+        let events = log.playbackEvents
+        XCTAssertFalse(events.contains(.finished(a)), "the boundary is not the end of the queue: \(events)")
+        XCTAssertEqual(events.last, .finished(c))
+    }
+
     func testSetVolumeAndExternalVolumeChange() throws {
         let log = EventLog()
         let output = try makeOutput(log)
