@@ -8,6 +8,7 @@ import PlayerCore
 ///     --volume V                     0…1.5
 ///     --resume-on-reconnect / --no-resume-on-reconnect
 ///     --log-level LEVEL
+///     --replaygain off|track|album|auto
 ///     --help, -h                     sets `help`; the caller prints the usage
 ///     --                             everything after it is a PATH
 ///
@@ -22,6 +23,7 @@ public struct ServeFlags: Sendable, Equatable {
     public var logLevel: LogLevel?
     public var category: SessionCategory?
     public var handBackDelay: Double?
+    public var replayGain: ReplayGainMode?
     public var help = false
     /// Everything that is not a flag: the PATHs to play.
     public var operands: [String] = []
@@ -105,6 +107,12 @@ public struct ServeFlags: Sendable, Equatable {
                 flags.handBackDelay = try checked(raw) { (raw) throws(ValueError) in
                     try ValueError.number(raw, in: Settings.handBackDelayRange, expected: "a number of seconds from 0 to 3600")
                 }
+            case "--replaygain":
+                let raw = try value()
+                flags.replayGain = try checked(raw) { (raw) throws(ValueError) in
+                    guard let mode = ReplayGainMode(rawValue: raw.lowercased()) else { throw ValueError(expected: "off, track, album or auto") }
+                    return mode
+                }
             default:
                 throw usage(name, "unknown option \"\(name)\"")
             }
@@ -126,6 +134,7 @@ extension Settings {
         if let level = flags.logLevel { settings.logLevel = level }
         if let category = flags.category { settings.category = category }
         if let delay = flags.handBackDelay { settings.handBackDelay = delay }
+        if let mode = flags.replayGain { settings.replayGain = mode }
         return settings
     }
 

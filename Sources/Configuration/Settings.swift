@@ -29,6 +29,10 @@ public struct Settings: Sendable, Equatable {
     public var inhibitSleepWhilePlaying = true
     /// A CA bundle for HTTPS stations instead of the system's; nil = the system CAs.
     public var streamCAFile: String?
+    /// Which ReplayGain tags level the music.
+    public var replayGain = ReplayGainMode.off
+    /// dB added to every tagged gain.
+    public var replayGainPreamp: Double = 0
 
     public init() {}
 
@@ -43,6 +47,8 @@ public struct Settings: Sendable, Equatable {
         policy.handBackDelay = Microseconds.microseconds(saturatingSeconds: handBackDelay)
         policy.preferA2DP = preferA2DP
         policy.inhibitSleepWhilePlaying = inhibitSleepWhilePlaying
+        policy.replayGain = replayGain
+        policy.replayGainPreamp = replayGainPreamp
         return policy
     }
 
@@ -50,6 +56,7 @@ public struct Settings: Sendable, Equatable {
     public static let volumeRange: ClosedRange<Double> = 0...1.5
     public static let reconnectWindowRange: ClosedRange<Double> = 0...86_400
     public static let handBackDelayRange: ClosedRange<Double> = 0...3_600
+    public static let replayGainPreampRange: ClosedRange<Double> = -15...15
 
     /// Every key of the file, with its default and meaning, for `aubade serve --help` and the
     /// README.
@@ -221,6 +228,29 @@ struct ConfigurationKey: Sendable {
                       "of the system's (a private station, a company proxy). Checking is never turned off."],
             apply: { settings, value, paths throws(ValueError) in settings.streamCAFile = try paths.absolute(value) },
             value: { settings in settings.streamCAFile ?? "(system)" }),
+        ConfigurationKey(
+            name: "replaygain", placeholder: "off|track|album|auto", defaultText: "off", flag: "--replaygain MODE",
+            meaning: ["Level the music by its ReplayGain tags (Vorbis comments, ID3 TXXX, the LAME header):",
+                      "track: each song at the same loudness; album: each album, songs keep their",
+                      "differences; auto: album while an album plays in order, track when shuffled or",
+                      "mixed. Applied to the samples (Volume stays yours), lowered to keep the tagged",
+                      "peak from clipping; a missing album gain falls back to the track gain and back.",
+                      "A change applies from the next track."],
+            apply: { settings, value, _ throws(ValueError) in
+                guard let mode = ReplayGainMode(rawValue: value.lowercased()) else {
+                    throw ValueError(expected: "off, track, album or auto")
+                }
+                settings.replayGain = mode
+            },
+            value: { settings in settings.replayGain.rawValue }),
+        ConfigurationKey(
+            name: "replaygain-preamp", placeholder: "DB", defaultText: "0",
+            meaning: ["dB added to every ReplayGain gain (-15 to 15), e.g. 3 to play a little louder."],
+            apply: { settings, value, _ throws(ValueError) in
+                settings.replayGainPreamp = try ValueError.number(value, in: Settings.replayGainPreampRange,
+                                                                  expected: "a number of dB from -15 to 15")
+            },
+            value: { settings in "\(settings.replayGainPreamp)" }),
     ]
 
     static func named(_ name: String) -> ConfigurationKey? {

@@ -5,7 +5,7 @@ internal import PlayerCore
 /// writable policy switches turned into events.
 enum AudioSessionProperties {
     static let names = ["CurrentRoute", "PauseReason", "PauseOnRouteLoss", "PauseOnInterruption",
-                        "ResumeOnReconnect", "ReconnectWindow", "Category", "Stream"]
+                        "ResumeOnReconnect", "ReconnectWindow", "Category", "Stream", "ReplayGain"]
 
     static func value(named name: String, of snapshot: PlayerSnapshot) -> DBusValue? {
         switch name {
@@ -17,6 +17,7 @@ enum AudioSessionProperties {
         case "ReconnectWindow": return .double(Double(snapshot.policy.reconnectWindow) / 1_000_000)
         case "Category": return .string(snapshot.policy.category.rawValue)
         case "Stream": return streamValue(snapshot.current)
+        case "ReplayGain": return replayGainValue(snapshot)
         default: return nil
         }
     }
@@ -30,6 +31,17 @@ enum AudioSessionProperties {
             let value = value(named: name, of: new)
             return value == self.value(named: name, of: old) ? nil : value.map { (name, $0) }
         }
+    }
+
+    /// The current track's leveling as a{sv}: `mode` (off|track|album|auto, the setting),
+    /// `applied` (dB on the samples, 0 when none), `source` (track|album|none: which tag),
+    /// `limitedByPeak` (lowered so the tagged peak does not clip).
+    static func replayGainValue(_ snapshot: PlayerSnapshot) -> DBusValue {
+        let decision = snapshot.replayGain
+        return .vardict([("mode", .string(snapshot.policy.replayGain.rawValue)),
+                         ("applied", .double(decision.appliedGain)),
+                         ("source", .string(decision.source?.rawValue ?? "none")),
+                         ("limitedByPeak", .boolean(decision.limitedByPeak))])
     }
 
     /// A route as a{sv}; keys that are unknown are left out.

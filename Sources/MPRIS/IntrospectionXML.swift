@@ -164,6 +164,10 @@ enum IntrospectionXML {
     <!-- none, user, routeChange, interruption, sleep, otherPlayer, noSoundServer, streamLost -->
     <property name="PauseReason" type="s" access="read"/>
     <property name="Stream" type="a{sv}" access="read"/>
+    <!-- The current track's ReplayGain: mode (off, track, album, auto: the replaygain setting),
+         applied (d, dB on the samples, 0 when none), source (track, album, none: the tag used),
+         limitedByPeak (b, lowered so the tagged peak does not clip). -->
+    <property name="ReplayGain" type="a{sv}" access="read"/>
     <property name="PauseOnRouteLoss" type="b" access="readwrite"/>
     <property name="PauseOnInterruption" type="b" access="readwrite"/>
     <property name="ResumeOnReconnect" type="b" access="readwrite"/>

@@ -130,6 +130,9 @@ struct StoredTrack: Codable {
     var discNumber: Int?
     var date: String?
     var length: Int64?
+    /// Absent (old files, or false): the length is exact.
+    var lengthIsEstimate: Bool?
+    var replayGain: StoredReplayGain?
 
     init(_ track: Track) {
         switch track.location {
@@ -145,19 +148,45 @@ struct StoredTrack: Codable {
         discNumber = track.discNumber
         date = track.date
         length = track.length
+        lengthIsEstimate = track.lengthIsEstimate ? true : nil
+        replayGain = track.replayGain.map(StoredReplayGain.init)
     }
 
     /// The track, with numbers no real file has made unknown: a length outside
     /// 0…`StoredState.maximumTime`, track and disc numbers outside 0…Int32.max (MPRIS sends
     /// them as int32).
     func track(at location: MediaLocation) -> Track {
-        Track(location: location, title: title, artists: artists, album: album, albumArtists: albumArtists,
-              genres: genres, trackNumber: trackNumber.flatMap(Self.number), discNumber: discNumber.flatMap(Self.number),
-              date: date, length: length.flatMap { (0...StoredState.maximumTime).contains($0) ? $0 : nil })
+        var track = Track(location: location, title: title, artists: artists, album: album, albumArtists: albumArtists,
+                          genres: genres, trackNumber: trackNumber.flatMap(Self.number), discNumber: discNumber.flatMap(Self.number),
+                          date: date, length: length.flatMap { (0...StoredState.maximumTime).contains($0) ? $0 : nil })
+        track.lengthIsEstimate = lengthIsEstimate == true
+        track.replayGain = replayGain?.tags
+        return track
     }
 
     private static func number(_ value: Int) -> Int? {
         (0...Int(Int32.max)).contains(value) ? value : nil
+    }
+}
+
+/// A track's ReplayGain tags in the state file; each value is checked again on load (a gain
+/// outside ±60 dB or a NaN is dropped), as the file is outside input.
+struct StoredReplayGain: Codable, Equatable {
+    var trackGain: Double?
+    var trackPeak: Double?
+    var albumGain: Double?
+    var albumPeak: Double?
+
+    init(_ tags: ReplayGainTags) {
+        (trackGain, trackPeak, albumGain, albumPeak) = (tags.trackGain, tags.trackPeak, tags.albumGain, tags.albumPeak)
+    }
+
+    var tags: ReplayGainTags? {
+        func gain(_ value: Double?) -> Double? { value.flatMap { ReplayGainTags.plausibleGain.contains($0) ? $0 : nil } }
+        func peak(_ value: Double?) -> Double? { value.flatMap { ReplayGainTags.plausiblePeak.contains($0) ? $0 : nil } }
+        let tags = ReplayGainTags(trackGain: gain(trackGain), trackPeak: peak(trackPeak),
+                                  albumGain: gain(albumGain), albumPeak: peak(albumPeak))
+        return tags.isEmpty ? nil : tags
     }
 }
 

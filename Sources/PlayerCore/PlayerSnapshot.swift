@@ -18,6 +18,8 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var route: AudioRoute? = nil
     public var pauseReason = PauseReason.none
     public var policy = AudioSessionPolicy()
+    /// What the output does to the current track's samples (ReplayGain; unity when off).
+    public var replayGain = ReplayGainDecision.unity
 
     public init(status: PlaybackStatus, loopStatus: LoopStatus, shuffle: Bool, volume: Double,
                 current: QueueEntry?, canGoNext: Bool, canGoPrevious: Bool, canPlay: Bool,

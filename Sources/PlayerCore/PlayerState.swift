@@ -56,13 +56,15 @@ public struct PlayerState: Sendable, Equatable {
 
     public var snapshot: PlayerSnapshot {
         let hasCurrent = current != nil
-        return PlayerSnapshot(
+        var snapshot = PlayerSnapshot(
             status: status, loopStatus: loopStatus, shuffle: shuffle, volume: volume,
             current: current,
             canGoNext: currentID.map { queue.entry(after: $0, wrapping: loopStatus != .none) != nil } ?? false,
             canGoPrevious: currentID.map { queue.entry(before: $0, wrapping: loopStatus != .none) != nil } ?? false,
             canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent && (current?.track.isStream != true || current?.live?.isSeekable == true),
             route: soundServer.flatMap(AudioRoute.init(facts:)), pauseReason: pauseReason, policy: policy)
+        snapshot.replayGain = current.map(replayGainDecision(for:)) ?? .unity
+        return snapshot
     }
 
     /// Applies one event and returns what must be done about it.

@@ -81,6 +81,10 @@ enum ClientVerbs {
            let summary = stream["summary"]?.asString {
             print("stream \(metadata["xesam:url"]?.asString ?? "?"): \(summary)")
         }
+        if let gain = try? client.property(MPRISNames.audioSessionInterface, "ReplayGain").asVardict,
+           let line = ReplayGainText.describe(gain) {
+            print("replaygain \(line)")
+        }
     }
 
     private static func statusJSON(_ client: DaemonClient) throws(DBusError) {
@@ -92,6 +96,9 @@ enum ClientVerbs {
         report.stream = stream.flatMap { fields in
             let strings = fields.compactMapValues { $0.asString ?? $0.asInt32.map(String.init) }
             return strings.isEmpty ? nil : strings
+        }
+        if let gain = (try? client.property(MPRISNames.audioSessionInterface, "ReplayGain").asVardict) ?? nil {
+            report.replayGain = StatusReport.ReplayGain(fields: gain)
         }
         print(report.json)
     }

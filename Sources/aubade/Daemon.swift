@@ -97,6 +97,10 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         self.settings = settings
         mpris = try MPRISService(connection: connection, host: self)
         output.streamSettings = StreamSettings(caFile: settings.streamCAFile)
+        output.replayGain = { [unowned self] entry in
+            dispatchPrecondition(condition: .onQueue(coreQueue))
+            return player.replayGainDecision(for: entry)
+        }
         output.start(events: { [weak self] event, serial in
             guard let self else { return }
             self.coreQueue.async { self.handle(event, serial: serial) }

@@ -24,6 +24,8 @@ final class OutputBridge {
     /// A stream loaded paused (a restored queue, a seek while paused): nothing is fetched
     /// until Play, which starts it there.
     private var deferredStream: (entry: QueueEntry, position: Microseconds)?
+    /// PlayerCore's ReplayGain decision for an entry handed to the output (set by the daemon).
+    var replayGain: ((QueueEntry) -> ReplayGainDecision)?
 
     func start(events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void,
                streamEvents: @escaping @Sendable (EntryID, StreamStatus, UInt64) -> Void) {
@@ -58,7 +60,7 @@ final class OutputBridge {
             }
             play(entry, from: position, playing: playing, volume: volume)
         case .enqueue(let entry):
-            let (source, _) = decoder(for: entry, at: 0)
+            let (source, _) = decoder(for: entry, at: 0, gain: gain(entry))
             output.enqueue(source, entry: entry.id, title: entry.track.displayTitle, artist: entry.track.artists.first)
         case .endOfQueue: output.endOfQueue()
         case .pause:
@@ -90,7 +92,7 @@ final class OutputBridge {
     private func play(_ entry: QueueEntry, from position: Microseconds, playing: Bool, volume: Double) {
         guard let output else { return }
         output.setVolume(volume)
-        let (source, control) = decoder(for: entry, at: position)
+        let (source, control) = decoder(for: entry, at: position, gain: gain(entry))
         streamControl = control
         if let serial = output.play(source, entry: entry.id, title: entry.track.displayTitle,
                                     artist: entry.track.artists.first, playing: playing) {
@@ -100,10 +102,10 @@ final class OutputBridge {
 
     /// A decoder that opens the entry's file (seeked to `position`) or connects to its stream,
     /// on its own queue; for a stream, also the handle that holds its reconnects.
-    private func decoder(for entry: QueueEntry, at position: Microseconds) -> (DecodeAhead, StreamControl?) {
+    private func decoder(for entry: QueueEntry, at position: Microseconds, gain: SampleGain) -> (DecodeAhead, StreamControl?) {
         switch entry.track.location {
         case .file(let path):
-            return (Self.fileDecoder(path, at: position), nil)
+            return (Self.fileDecoder(path, at: position, gain: gain), nil)
         case .stream(let url):
             let control = StreamControl()
             let (id, run, settings, events) = (entry.id, streamRun, streamSettings, streamEvents)
@@ -119,13 +121,20 @@ final class OutputBridge {
         }
     }
 
-    private static func fileDecoder(_ path: FilePath, at position: Microseconds) -> DecodeAhead {
+    /// What the samples of `entry` are multiplied by (PlayerCore's ReplayGain decision).
+    private func gain(_ entry: QueueEntry) -> SampleGain {
+        SampleGain(scale: replayGain?(entry).scale ?? 1)
+    }
+
+    private static func fileDecoder(_ path: FilePath, at position: Microseconds, gain: SampleGain) -> DecodeAhead {
         DecodeAhead(label: "aubade.decoder", fromStart: position <= 0) { () throws(DecodingError) -> PCMSource in
             let decoder = try AudioDecoders.open(path: path)
             if position > 0 { try decoder.seek(to: position) }
             let format = decoder.format
             return PCMSource(format: AudioOutput.PCMFormat(sampleRate: format.sampleRate, channels: format.channels)) { buffer in
-                try decoder.read(into: buffer)
+                let count = try decoder.read(into: buffer)
+                gain.apply(to: buffer, count: count)
+                return count
             }
         }
     }

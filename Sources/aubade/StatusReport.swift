@@ -21,6 +21,24 @@ struct StatusReport: Encodable {
     var pauseReason: String?
     /// A stream's connection (org.aubade.AudioSession1.Stream): state, summary, station, attempt.
     var stream: [String: String]?
+    /// The current track's leveling (org.aubade.AudioSession1.ReplayGain).
+    var replayGain: ReplayGain?
+
+    struct ReplayGain: Encodable {
+        var mode: String
+        /// dB applied to the samples.
+        var applied: Double
+        var source: String
+        var limitedByPeak: Bool
+
+        init?(fields: [String: DBusValue]) {
+            guard let mode = fields["mode"]?.asString else { return nil }
+            self.mode = mode
+            applied = fields["applied"]?.asDouble ?? 0
+            source = fields["source"]?.asString ?? "none"
+            limitedByPeak = fields["limitedByPeak"]?.asBool ?? false
+        }
+    }
 
     init(player: [String: DBusValue], route: [String: DBusValue]?) {
         let metadata = player["Metadata"]?.asVardict ?? [:]

@@ -109,3 +109,37 @@ final class DecodeAheadTests: XCTestCase {
         XCTAssertEqual(ring.count, 0)
     }
 }
+
+/// ReplayGain in the sample path: a fixed gain on 16-bit samples, saturating.
+final class SampleGainTests: XCTestCase {
+    private func applied(_ scale: Double, to samples: [Int16]) -> [Int16] {
+        var copy = samples
+        copy.withUnsafeMutableBytes { SampleGain(scale: scale).apply(to: $0, count: $0.count) }
+        return copy
+    }
+
+    func testUnityLeavesTheSamplesAsTheyAre() {
+        XCTAssertTrue(SampleGain(scale: 1).isUnity)
+        XCTAssertEqual(applied(1, to: [1, -1, .max, .min]), [1, -1, .max, .min])
+    }
+
+    func testHalfHalvesAndRoundsToNearest() {
+        XCTAssertEqual(applied(0.5, to: [1000, -1000, 3, -3, .max, .min]), [500, -500, 2, -1, 16384, -16384])
+    }
+
+    func testAGainThatWouldClipSaturatesInsteadOfWrapping() {
+        XCTAssertEqual(applied(4, to: [20_000, -20_000, 100]), [.max, .min, 400])
+    }
+
+    func testAbsurdScalesAreBounded() {
+        XCTAssertEqual(SampleGain(scale: .nan).q16, 65_536)
+        XCTAssertEqual(SampleGain(scale: -3).q16, 0)
+        XCTAssertEqual(SampleGain(scale: 1e300).q16, 8 * 65_536)
+    }
+
+    func testOnlyTheGivenBytesAreTouched() {
+        var samples: [Int16] = [1000, 1000, 1000]
+        samples.withUnsafeMutableBytes { SampleGain(scale: 0.5).apply(to: $0, count: 4) }
+        XCTAssertEqual(samples, [500, 500, 1000])
+    }
+}

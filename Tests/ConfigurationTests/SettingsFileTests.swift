@@ -54,6 +54,20 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(policy.reconnectWindow, 12_500_000)
     }
 
+    func testReplayGainKeys() throws {
+        let settings = try parse("replaygain = Album\nreplaygain-preamp = -2.5\n")
+        XCTAssertEqual(settings.replayGain, .album)
+        XCTAssertEqual(settings.policy.replayGain, .album)
+        XCTAssertEqual(settings.policy.replayGainPreamp, -2.5)
+        XCTAssertEqual(Settings().replayGain, .off)
+        for bad in ["replaygain = loud", "replaygain-preamp = 40", "replaygain-preamp = nan"] {
+            let message = "\(error(bad).map { "\($0)" } ?? "")"
+            XCTAssertTrue(message.contains(bad.components(separatedBy: " ").first!), message)
+        }
+        XCTAssertEqual(try Settings().applying(flags: ["--replaygain", "auto"]).replayGain, .auto)
+        XCTAssertThrowsError(try Settings().applying(flags: ["--replaygain=sometimes"]))
+    }
+
     func testDefaultsMatchThePlayerCorePolicy() {
         let settings = Settings()
         XCTAssertEqual(settings.policy, AudioSessionPolicy())

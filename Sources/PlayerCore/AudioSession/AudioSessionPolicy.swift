@@ -16,6 +16,11 @@ public struct AudioSessionPolicy: Sendable, Equatable {
     public var preferA2DP = true
     /// Hold a logind "block" sleep inhibitor while playing.
     public var inhibitSleepWhilePlaying = true
+    /// Which ReplayGain tags level the music (applied to the samples, never to the Volume).
+    /// Off by default, as Sound Check on a phone: files play as mastered until asked.
+    public var replayGain = ReplayGainMode.off
+    /// dB added to every tagged gain (−15…15).
+    public var replayGainPreamp: Double = 0
 
     public init() {}
 }
