@@ -3,7 +3,7 @@
 public struct LoadProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, directory, playlist or URI concerned.
     public var path: String
-    /// e.g. "file not found", "not an MP3 file: no audio frames", "no playable MP3 files in directory".
+    /// e.g. "file not found", "not an MP3 file: no audio frames", "no playable music files in directory".
     public var reason: String
 
     public init(path: String, reason: String) {

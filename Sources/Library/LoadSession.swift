@@ -17,6 +17,9 @@ final class LoadSession {
     /// Playlists bigger than this are not read: no real one comes near, and reading one
     /// whole must not be able to take the daemon's memory.
     static let playlistSizeLimit = 16 << 20
+    /// The names looked at in a folder (any case). Which decoder plays a file is decided by
+    /// its content, not by this: a `.mp3` that is really FLAC plays as FLAC.
+    static let musicExtensions = ["mp3", "flac", "ogg", "oga", "opus"]
     /// How deep playlists may include playlists.
     static let playlistDepthLimit = 8
     /// How many playlists one load may read in all: a few playlists that each list the next
@@ -72,7 +75,7 @@ final class LoadSession {
             }
             var visited: Set<FileSystem.FileID> = [id]
             let found = directoryTracks(path, device: id.device, visited: &visited)
-            if found.isEmpty { report(path, "no playable MP3 files in directory") }
+            if found.isEmpty { report(path, "no playable music files in directory") }
             tracks += found
         case .regularFile(let id) where path.hasExtension(in: M3UPlaylist.extensions):
             expandPlaylist(path, id: id)
@@ -136,18 +139,18 @@ final class LoadSession {
                 break
             }
             let path = directory.appending(name)
-            let isMP3 = name.hasExtension(in: ["mp3"])
+            let isMusic = name.hasExtension(in: Self.musicExtensions)
             switch try? FileSystem.kind(of: path) {
             case .directory(let id)?:
                 // statfs only where a mount point is crossed: one call per mount, not per folder.
                 if id.device != device && FileSystem.isKernelFileSystem(path) { continue }
                 if visited.insert(id).inserted { subdirectories.append((path, id.device)) }
-            case .regularFile? where isMP3:
+            case .regularFile? where isMusic:
                 files.append(path)
-            case .other? where isMP3:
+            case .other? where isMusic:
                 // A FIFO or device named like music: say why it is not played.
                 report(path, "not a regular file")
-            case nil where isMP3:
+            case nil where isMusic:
                 report(path, "broken link")
             default:
                 break

@@ -15,8 +15,8 @@ public struct QueueLoader: Sendable {
     }
 
     /// Expands `paths` in order (relative paths against the working directory):
-    /// - an MP3 file is read;
-    /// - a directory is searched recursively for `*.mp3` (any case; hidden entries skipped,
+    /// - a music file (MP3, FLAC, Ogg Vorbis, Opus: told by its content) is read;
+    /// - a directory is searched recursively for `*.mp3`, `*.flac`, `*.ogg`, `*.oga`, `*.opus` (any case; hidden entries skipped,
     ///   symlink loops safe), each folder's files ordered by disc, track number, then file name
     ///   in natural order ("2 x" before "10 x"), followed by its subfolders in natural order;
     /// - an `.m3u`/`.m3u8` playlist contributes its entries (paths relative to the playlist's

@@ -211,6 +211,6 @@ import Testing
         try FileManager.default.createDirectory(atPath: root + "/x.mp3", withIntermediateDirectories: false)
         let (tracks, problems) = loader.load([root + "/x.mp3"])
         #expect(tracks.isEmpty)
-        #expect(problems == [LoadProblem(path: root + "/x.mp3", reason: "no playable MP3 files in directory")])
+        #expect(problems == [LoadProblem(path: root + "/x.mp3", reason: "no playable music files in directory")])
     }
 }

@@ -47,7 +47,7 @@ import Testing
         try touch(dir, ["readme.txt", "art/cover.jpg"])
         let (tracks, problems) = loader.load([dir])
         #expect(tracks.isEmpty)
-        #expect(problems == [LoadProblem(path: dir, reason: "no playable MP3 files in directory")])
+        #expect(problems == [LoadProblem(path: dir, reason: "no playable music files in directory")])
     }
 
     @Test func missingPathAndBadFilesAreReportedOthersKept() throws {

@@ -57,6 +57,6 @@ import Library
         #expect(notURI?.reason == "not a URI")
         try touch(dir, ["nothing/readme.txt"])
         let empty = #expect(throws: LoadProblem.self) { try loader.load(uri: FileURI.uri(forPath: dir + "/nothing")) }
-        #expect(empty?.reason == "no playable MP3 files in directory")
+        #expect(empty?.reason == "no playable music files in directory")
     }
 }

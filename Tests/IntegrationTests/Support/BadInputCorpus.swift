@@ -15,7 +15,7 @@ final class BadInputCorpus: Sendable {
             (file("fifo.mp3"), "not a regular file"),
             (file("zero.mp3"), "not a regular file"),
             (file("null.mp3"), "not a regular file"),
-            (file("directory.mp3"), "no playable MP3 files in directory"),
+            (file("directory.mp3"), "no playable music files in directory"),
         ]
     }
     /// Broken but playable: the first half of an untagged 2 s tone ("truncated"), and the same
