@@ -45,8 +45,41 @@ final class LoadSession {
         report(path, reason)
     }
 
-    init(reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track) {
+    init(reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track,
+         batches: (([Track]) -> Void)? = nil) {
         self.reader = reader
+        self.batches = batches
+    }
+
+    // MARK: Batches
+
+    /// Given: the tracks found are handed over in order as they are read, at folder (or file)
+    /// boundaries — the first batch once the load has taken `firstBatchDelay` (a slow, big
+    /// folder's first album can play while the rest is read; a quick load comes whole, so a
+    /// client that looks at once sees all of it), then at most every `batchInterval` — and
+    /// the rest by `finish()`.
+    private let batches: (([Track]) -> Void)?
+    /// How many of `tracks` were handed over.
+    private var delivered = 0
+    private var lastDelivery = ContinuousClock.now
+    var firstBatchDelay = LoadSession.defaultFirstBatchDelay
+    static let defaultFirstBatchDelay = Duration.seconds(1)
+    static let batchInterval = Duration.milliseconds(500)
+
+    private func deliverIfDue() {
+        guard let batches, tracks.count > delivered else { return }
+        let waited = ContinuousClock.now - lastDelivery
+        guard waited >= (delivered == 0 ? firstBatchDelay : Self.batchInterval) else { return }
+        batches(Array(tracks[delivered...]))
+        delivered = tracks.count
+        lastDelivery = .now
+    }
+
+    /// Hands over what is left (with `batches`).
+    func finish() {
+        guard let batches, tracks.count > delivered else { return }
+        batches(Array(tracks[delivered...]))
+        delivered = tracks.count
     }
 
     /// A problem with something that is not a path (a URL, a line of text).
@@ -74,13 +107,16 @@ final class LoadSession {
                 return
             }
             var visited: Set<FileSystem.FileID> = [id]
-            let found = directoryTracks(path, device: id.device, visited: &visited)
-            if found.isEmpty { report(path, "no playable music files in directory") }
-            tracks += found
+            let before = tracks.count
+            addDirectoryTracks(path, device: id.device, visited: &visited)
+            if tracks.count == before { report(path, "no playable music files in directory") }
         case .regularFile(let id) where path.hasExtension(in: M3UPlaylist.extensions):
             expandPlaylist(path, id: id)
         case .regularFile:
-            if let track = read(path) { tracks.append(track) }
+            if let track = read(path) {
+                tracks.append(track)
+                deliverIfDue()
+            }
         case .other:
             report(path, "not a regular file")
         }
@@ -98,6 +134,7 @@ final class LoadSession {
         }
         tracksFound += 1
         tracks.append(Track(stream: url))
+        deliverIfDue()
     }
 
     private func read(_ path: FilePath) -> Track? {
@@ -118,17 +155,17 @@ final class LoadSession {
 
     // MARK: Directories
 
-    /// The MP3s of a directory tree: each directory's own files in album order, then its
+    /// Adds the music of a directory tree: each directory's own files in album order, then its
     /// subdirectories in natural name order. Hidden entries are skipped; `visited` (device and
     /// inode) stops symlink loops and a folder linked twice; kernel file systems mounted
     /// below (a walk of "/" reaches /proc and /sys) are left out. `device` is the directory's.
-    private func directoryTracks(_ directory: FilePath, device: UInt64, visited: inout Set<FileSystem.FileID>) -> [Track] {
+    private func addDirectoryTracks(_ directory: FilePath, device: UInt64, visited: inout Set<FileSystem.FileID>) {
         let names: [FilePath]
         do {
             names = try FileSystem.contents(ofDirectory: directory)
         } catch {
             report(directory, error.reason)
-            return []
+            return
         }
         var files: [FilePath] = []
         var subdirectories: [(path: FilePath, device: UInt64)] = []
@@ -158,9 +195,13 @@ final class LoadSession {
         }
         // Reading in name order makes the problems come out in a stable, readable order.
         files.sort(by: Self.nameOrder)
-        let own = files.compactMap(read).sorted(by: Self.albumOrder)
+        tracks += files.compactMap(read).sorted(by: Self.albumOrder)
+        // A folder's tracks are in order once the folder is read: they can be queued now.
+        deliverIfDue()
         subdirectories.sort { Self.nameOrder($0.path, $1.path) }
-        return own + subdirectories.flatMap { directoryTracks($0.path, device: $0.device, visited: &visited) }
+        for subdirectory in subdirectories {
+            addDirectoryTracks(subdirectory.path, device: subdirectory.device, visited: &visited)
+        }
     }
 
     /// Natural order of the last components as shown, then their bytes: two names that look

@@ -8,6 +8,8 @@ import PlayerCore
 /// and reported, never fatal.
 public struct QueueLoader: Sendable {
     private let reader: @Sendable (FilePath) throws(DecodingError) -> Track
+    /// How long a batched load reads before it hands over its first batch (tests shorten it).
+    public var firstBatchDelay = Duration.seconds(1)
 
     /// `reader` reads one file into a `Track`; tests inject a fake.
     public init(reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track = TrackReader.read) {
@@ -32,7 +34,27 @@ public struct QueueLoader: Sendable {
     /// Each unplayable file is one problem naming it; a path that does not exist, or a
     /// directory or playlist without a single playable file, is a problem too.
     public func load(_ paths: [FilePath]) -> (tracks: [Track], problems: [LoadProblem]) {
-        let session = LoadSession(reader: reader)
+        var tracks: [Track] = []
+        let problems = load(paths) { tracks += $0 }
+        return (tracks, problems)
+    }
+
+    /// `load`, handing the tracks over in order as they are read, a folder's tracks together
+    /// (in album order): the first batch at the first folder boundary after `firstBatchDelay`
+    /// (1 s: a big folder on a cold disk starts playing while the rest is read; a load quicker
+    /// than that comes in one batch, so a client looking right after sees all of it), then a
+    /// batch at most every 0.5 s, the rest at the end. Returns the problems.
+    public func load(_ paths: [FilePath], batches: ([Track]) -> Void) -> [LoadProblem] {
+        withoutActuallyEscaping(batches) { batches in
+            let session = LoadSession(reader: reader, batches: batches)
+            session.firstBatchDelay = firstBatchDelay
+            expand(paths, in: session)
+            session.finish()
+            return session.problems
+        }
+    }
+
+    private func expand(_ paths: [FilePath], in session: LoadSession) {
         for path in paths {
             if StreamURL.isStreamAddress(String(decoding: path.bytes.prefix(8), as: UTF8.self)) {
                 switch PlaylistEntry.stream(path.bytes) {
@@ -44,7 +66,6 @@ public struct QueueLoader: Sendable {
             }
             session.expand(FileSystem.absolute(path))
         }
-        return (session.tracks, session.problems)
     }
 
     /// `load` of paths given as text (their UTF-8 bytes); a path with a NUL is a problem.
@@ -78,12 +99,22 @@ public struct QueueLoader: Sendable {
     /// Throws for other schemes, malformed URIs, and when nothing playable is found (then
     /// the problem says why; for a folder or playlist, that it held nothing playable).
     public func load(uri: String) throws(LoadProblem) -> [Track] {
+        var tracks: [Track] = []
+        _ = try load(uri: uri) { tracks += $0 }
+        return tracks
+    }
+
+    /// `load(uri:)`, handing the tracks over in batches as `load(_:batches:)` does. Throws
+    /// (before any batch) for a bad URI; after the load, when nothing playable was found.
+    /// Returns the problems of a load that found something (files skipped, say).
+    public func load(uri: String, batches: ([Track]) -> Void) throws(LoadProblem) -> [LoadProblem] {
         guard let scheme = PlaylistEntry.scheme(of: uri.utf8) ?? (uri.lowercased().hasPrefix("file:") ? "file" : nil) else {
             throw LoadProblem(path: uri, reason: "not a URI")
         }
         if scheme == "http" || scheme == "https" {
             do {
-                return [Track(stream: try StreamURL(validating: uri))]
+                batches([Track(stream: try StreamURL(validating: uri))])
+                return []
             } catch {
                 throw LoadProblem(path: String(uri.prefix(200)), reason: error.description)
             }
@@ -94,11 +125,15 @@ public struct QueueLoader: Sendable {
         guard let path = FileURI.path(fromFileURI: uri) else {
             throw LoadProblem(path: uri, reason: "malformed file URI")
         }
-        let (tracks, problems) = load([path])
-        if tracks.isEmpty {
+        var found = false
+        let problems = load([path]) { batch in
+            found = found || !batch.isEmpty
+            batches(batch)
+        }
+        if !found {
             // The last problem is the summary for a folder or playlist, the only one for a file.
             throw problems.last ?? LoadProblem(path: path.displayString, reason: "nothing playable")
         }
-        return tracks
+        return problems
     }
 }

@@ -66,6 +66,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private var settings = Settings()
     private var otherPlayers: OtherPlayersWatcher?
 
+    /// The last entry a queue change added (for a load that goes on adding after it).
+    var lastAddedEntry: EntryID?
+
     private let shelf: PlaylistShelf
     private let keeper: StateKeeper
     private let covers: CoverCache
@@ -150,11 +153,11 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         guard !folders.isEmpty else { return }
         let loader = self.loader
         loadingQueue.async { [self] in
-            let (tracks, problems) = loader.load(folders)
-            coreQueue.async { [self] in
-                for problem in problems { Log.warning(problem.description) }
-                handle(.enqueue(tracks, play: false))
+            let load = LoadInProgress(daemon: self)
+            let problems = loader.load(folders.compactMap(FilePath.init)) { batch in
+                load.deliver(batch) { [self] first in handle(.enqueue(first, play: false)) }
             }
+            for problem in problems { Log.warning(problem.description) }
         }
     }
 
@@ -261,20 +264,23 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], DBusError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
         let loader = self.loader
-        let coreQueue = self.coreQueue
         let deliver = UncheckedSendable(completion)
-        // Reading tags of a big folder takes a while: off the core queue, so the bus stays answered.
-        loadingQueue.async {
-            let result: Result<[Track], DBusError>
+        // Reading tags of a big folder takes a while: off the core queue, so the bus stays
+        // answered. The first batch answers the call (and can play at once); the rest of the
+        // folder goes into the queue after it as it is read.
+        loadingQueue.async { [self] in
+            let load = LoadInProgress(daemon: self)
             do throws(LoadProblem) {
-                result = .success(try loader.load(uri: uri))
+                let problems = try loader.load(uri: uri) { batch in
+                    load.deliver(batch) { first in deliver.value(.success(first)) }
+                }
+                for problem in problems { Log.warning(problem.description) }
             } catch {
                 // The URI came from the bus: capped and escaped before it is repeated.
                 let text = "\(EchoText.safe(uri)): \(EchoText.safe(error.reason))"
                 Log.warning(text)
-                result = .failure(DBusError.invalidArgs(text))
+                coreQueue.async { deliver.value(.failure(DBusError.invalidArgs(text))) }
             }
-            coreQueue.async { deliver.value(result) }
         }
     }
 
@@ -364,6 +370,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             Log.info("interruption ended\(shouldResume ? "; resuming" : "")")
             mpris?.announceInterruptionEnded(shouldResume: shouldResume)
         case .trackList(let change):
+            if case .added(let ids, _) = change, let last = ids.last { lastAddedEntry = last }
             mpris?.announceTrackListChange(change, queue: player.queue, current: player.currentID)
         case .readyForSleep:
             sleepWatcher?.readyForSleep()

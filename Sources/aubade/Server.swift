@@ -12,8 +12,10 @@ enum Server {
     /// the command line: unlike the file's initial volume, it wins over the restored one.
     static func run(paths: [String], settings: Settings, volumeFlag: Double?,
                     reload: @escaping () throws(ConfigurationError) -> Settings) -> Int32 {
-        let (tracks, problems) = QueueLoader().load(paths.map(RawArguments.path(for:)))
-        for problem in problems { Log.warning(problem.description) }
+        // The PATHs are read on a thread of their own; the daemon starts with the first batch
+        // (a big folder's first album plays at once) and gets the rest as it is read.
+        let load = StartupLoad(paths: paths.map(RawArguments.path(for:)))
+        let tracks = load.firstBatch()
         if !paths.isEmpty, tracks.isEmpty {
             Log.error("nothing to play in \(paths.joined(separator: ", "))")
             return 1
@@ -28,6 +30,7 @@ enum Server {
                     ?? directories.playlistsDirectory
                 let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists)
                 try daemon.start(playing: tracks, settings: settings, volumeFlag: volumeFlag, reload: reload)
+                load.continue(into: daemon)
                 return daemon
             }
         } catch let error as DBusError {
