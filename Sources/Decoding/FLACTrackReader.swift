@@ -20,20 +20,25 @@ enum FLACTrackReader {
     static func read(path: FilePath) throws(DecodingError) -> Track {
         let file = try open(path)
         let info = try streamInfo(of: file, path: path)
-        var comments: [String] = []
+        var comments: [String]?
+        // To the last block (headers only, bodies skipped unread): where the audio starts.
         try walk(file, path: path) { file throws(FLACError) in
-            guard file.kind == .vorbisComment else { return true }
-            if file.length <= commentBlockLimit {
-                comments = try file.comments(limit: VorbisCommentMapping.commentLimit)
+            // One comment block is all FLAC allows; a second is ignored.
+            if file.kind == .vorbisComment, comments == nil {
+                comments = file.length <= commentBlockLimit ? try file.comments(limit: VorbisCommentMapping.commentLimit) : []
             }
-            return false  // one comment block is all FLAC allows
+            return true
+        }
+        guard file.isLast, file.endOffset < file.fileSize else {
+            // Metadata and nothing after it (or more blocks than anyone writes).
+            throw DecodingError(path: path, reason: file.isLast ? "no audio in it" : "too many metadata blocks")
         }
         if info.totalSamples == 0 {
             // The encoder did not know the length (a stream piped into flac): the file is
             // music only if a frame decodes.
             try checkHasAudio(path)
         }
-        var track = VorbisCommentMapping.track(path: path, comments: comments.compactMap(VorbisCommentMapping.split))
+        var track = VorbisCommentMapping.track(path: path, comments: (comments ?? []).compactMap(VorbisCommentMapping.split))
         let format = PCMFormat(sampleRate: info.sampleRate, channels: info.channels)
         track.length = info.totalSamples > 0 ? format.duration(ofFrames: Int64(clamping: info.totalSamples)) : nil
         return track

@@ -18,6 +18,8 @@ public final class FLACMetadataFile {
     /// Held open for the iterator's life: libFLAC opens "/proc/self/fd/N", the very file this
     /// descriptor was checked to be (a regular file, not a FIFO swapped in after the check).
     private var descriptor: Int32 = -1
+    /// The file's size in bytes, when it was opened.
+    public private(set) var fileSize: Int64 = 0
 
     /// Opens `path` (a NUL-terminated C string) and reads the first block's header.
     /// Fails (`FLAC__metadata_simple_iterator_init`) with "not a FLAC file" when there is no
@@ -27,7 +29,7 @@ public final class FLACMetadataFile {
             throw FLACError(function: "FLAC__metadata_simple_iterator_new", message: "out of memory")
         }
         raw = iterator
-        descriptor = try RegularFileDescriptor.open(path)
+        (descriptor, fileSize) = try RegularFileDescriptor.open(path)
         let reopened = "/proc/self/fd/\(descriptor)"
         let ok = reopened.withCString { FLAC__metadata_simple_iterator_init(raw, $0, 1, 0) }
         guard ok != 0 else { throw error("FLAC__metadata_simple_iterator_init") }
@@ -44,8 +46,10 @@ public final class FLACMetadataFile {
     public var length: Int { Int(FLAC__metadata_simple_iterator_get_block_length(raw)) }
     /// The current block is the last metadata block: audio frames follow it.
     public var isLast: Bool { FLAC__metadata_simple_iterator_is_last(raw) != 0 }
-    /// Where in the file the current block is (libFLAC's offset of it).
+    /// Where in the file the current block's 4-byte header starts.
     public var offset: Int64 { Int64(FLAC__metadata_simple_iterator_get_block_offset(raw)) }
+    /// Where the current block ends (for the last block: where the audio frames start).
+    public var endOffset: Int64 { offset + 4 + Int64(length) }
 
     /// Moves to the next block's header; false at the last block. Throws when the next header
     /// cannot be read (a truncated or damaged file).

@@ -45,7 +45,7 @@ public final class FLACStreamDecoder {
         raw = decoder
         callbacks = Callbacks(onStreamInfo: onStreamInfo, onBlock: onBlock, onProblem: onProblem)
         // From here on deinit frees the decoder, whatever fails below.
-        let descriptor = try RegularFileDescriptor.open(path)
+        let descriptor = try RegularFileDescriptor.open(path).descriptor
         guard let file = fdopen(descriptor, "rb") else {
             let code = errno
             close(descriptor)

@@ -8,8 +8,9 @@ import Musl
 /// FIFO or device named like music never blocks the caller, then checked with `fstat`.
 /// Every descriptor is close-on-exec.
 enum RegularFileDescriptor {
-    /// A descriptor of the regular file at `path` (a NUL-terminated C string); the caller owns it.
-    static func open(_ path: UnsafePointer<CChar>) throws(FLACError) -> Int32 {
+    /// A descriptor of the regular file at `path` (a NUL-terminated C string), which the
+    /// caller owns, and the file's size.
+    static func open(_ path: UnsafePointer<CChar>) throws(FLACError) -> (descriptor: Int32, size: Int64) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
             let code = errno
@@ -25,6 +26,6 @@ enum RegularFileDescriptor {
             close(descriptor)
             throw FLACError(function: "fstat", message: "not a regular file")
         }
-        return descriptor
+        return (descriptor, Int64(info.st_size))
     }
 }

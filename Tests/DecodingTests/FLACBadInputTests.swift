@@ -127,6 +127,23 @@ import PlayerCore
         #expect(try Self.decode(path).get() == 0)
     }
 
+    @Test func metadataWithoutFramesIsNoAudio() throws {
+        // Cut right after the metadata: STREAMINFO promises 44 100 frames, none is there.
+        let (path, bytes) = try Self.tone()
+        let (_, audioStart) = try #require(Fixtures.flacBlocks(bytes))
+        try Fixtures.write(Array(bytes[..<audioStart]), to: path)
+        let error = #expect(throws: DecodingError.self) { try TrackReader.read(path: FilePath(path)!) }
+        #expect(error?.reason == "no audio in it", "reason: \(error?.reason ?? "-")")
+        #expect(try Self.decode(path).get() == 0)
+    }
+
+    @Test func anID3v2TagBeforeTheMarkerIsSkipped() throws {
+        let (path, bytes) = try Self.tone(tags: ["TITLE=Behind a tag"])
+        try Fixtures.write(Fixtures.id3v2Tag(frames: [("TIT2", ["ID3 title"])]) + bytes, to: path)
+        #expect(try TrackReader.read(path: FilePath(path)!).title == "Behind a tag")
+        #expect(try Self.decode(path).get() == 44_100)
+    }
+
     @Test func metadataOnlyWithUnknownLengthIsNoAudio() throws {
         // STREAMINFO says "length unknown" (0) and no frame follows.
         let (path, bytes) = try Self.tone()
