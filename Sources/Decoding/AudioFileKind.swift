@@ -63,6 +63,7 @@ struct FileHead {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw DecodingError(path: path, openErrno: errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw DecodingError(path: path, reason: "is a directory, not a file") }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw DecodingError(path: path, reason: "not a regular file") }
         guard info.st_size > 0 else { throw DecodingError(path: path, reason: "empty file") }
         var offset: off_t = 0
