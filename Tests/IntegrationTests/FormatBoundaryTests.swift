@@ -109,6 +109,8 @@ final class FormatBoundaryTests: AubadeTestCase {
         let recorder = try startRecording()
         try startDaemon(["--replaygain", "track", plain.path, quieter.path])
         try waitForTitle("Quieter", timeout: 10)
+        let status = try aubade("status")
+        XCTAssertTrue(status.stdout.contains("replaygain track gain −6.02 dB (mode track)"), status.stdout)
         let audio = try record(recorder, for: 2)
         guard let sounding = audio.soundingRange(threshold: 500) else { return XCTFail("the recording is silent") }
         let rate = ToneAnalysis.rate
@@ -120,8 +122,6 @@ final class FormatBoundaryTests: AubadeTestCase {
         print(String(format: "replaygain: untagged amplitude %.0f, tagged −6.02 dB %.0f (ratio %.3f)", loud, soft, soft / loud))
         XCTAssertGreaterThan(loud, 8000)
         XCTAssertEqual(soft / loud, 0.5, accuracy: 0.03)
-        let status = try aubade("status")
-        XCTAssertTrue(status.stdout.contains("replaygain track gain −6.02 dB (mode track)"), status.stdout)
     }
 
     func testReplayGainIsOffByDefault() throws {
