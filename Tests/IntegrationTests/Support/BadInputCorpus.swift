@@ -16,6 +16,9 @@ final class BadInputCorpus: Sendable {
             (file("zero.mp3"), "not a regular file"),
             (file("null.mp3"), "not a regular file"),
             (file("directory.mp3"), "no playable music files in directory"),
+            // Issue 12: random bytes behind a valid magic, for each format.
+            (file("random.flac"), "not a FLAC file"),
+            (file("random-ogg.ogg"), "unsupported Ogg stream"),
         ]
     }
     /// Broken but playable: the first half of an untagged 2 s tone ("truncated"), and the same
@@ -81,6 +84,8 @@ final class BadInputCorpus: Sendable {
         try manager.createSymbolicLink(atPath: corpus.file("zero.mp3").path, withDestinationPath: "/dev/zero")
         try manager.createSymbolicLink(atPath: corpus.file("null.mp3").path, withDestinationPath: "/dev/null")
         try manager.createDirectory(at: corpus.file("directory.mp3"), withIntermediateDirectories: false)
+        try (Data("fLaC".utf8) + junk(65_536, seed: 4)).write(to: corpus.file("random.flac"))
+        try (Data("OggS".utf8) + junk(65_536, seed: 5)).write(to: corpus.file("random-ogg.ogg"))
 
         let tone = try Data(contentsOf: fixtures.untagged)
         try tone.prefix(tone.count / 2).write(to: corpus.truncated)
