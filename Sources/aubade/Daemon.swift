@@ -55,9 +55,12 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private let connection: Connection
     private var mpris: MPRISService?
     private let output: OutputBridge
-    private let loader = QueueLoader()
+    /// Reads files through the tag index (see `Server.run`).
+    private let loader: QueueLoader
     /// Where files are read for AddTrack and OpenUri, so the core queue never waits on disk.
-    private let loadingQueue = DispatchQueue(label: "aubade.loading", qos: .utility)
+    let loadingQueue = DispatchQueue(label: "aubade.loading", qos: .utility)
+    /// Entries whose estimated length is being measured on the loading queue (core queue only).
+    var lengthsBeingMeasured: Set<EntryID> = []
     private var signalSources: [DispatchSourceSignal] = []
     private(set) var busName = MPRISNames.busName
     private var lostSoundServer = false
@@ -70,8 +73,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private let keeper: StateKeeper
     private let covers: CoverCache
 
-    init(queue: DispatchQueue, directories: XDGDirectories, playlistsFolder: String) throws(DBusError) {
+    init(queue: DispatchQueue, directories: XDGDirectories, playlistsFolder: String, loader: QueueLoader) throws(DBusError) {
         coreQueue = queue
+        self.loader = loader
         connection = try Connection(bus: .session, queue: queue)
         output = OutputBridge()
         shelf = PlaylistShelf(path: playlistsFolder, queue: queue, loadingQueue: loadingQueue)
@@ -239,6 +243,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         if let current = after.current, current.id != before.current?.id, current.track.artURL == nil {
             lookUpCover(of: current)
         }
+        measureLengthIfEstimated(before: before, after: after)
     }
 
     /// Covers are looked up when an entry becomes current (not for the whole queue), off the

@@ -1,6 +1,7 @@
 import DBusKit
 import Dispatch
 import Configuration
+import Decoding
 import Glibc
 import Library
 import Persistence
@@ -12,7 +13,10 @@ enum Server {
     /// the command line: unlike the file's initial volume, it wins over the restored one.
     static func run(paths: [String], settings: Settings, volumeFlag: Double?,
                     reload: @escaping () throws(ConfigurationError) -> Settings) -> Int32 {
-        let (tracks, problems) = QueueLoader().load(paths.map(RawArguments.path(for:)))
+        // One tag index for every load: a folder queued before is not read again.
+        let tagIndex = TagIndex(path: XDGDirectories.current().tagIndexFile, log: { Log.warning($0) })
+        let loader = QueueLoader(reader: tagIndex.reader(wrapping: TrackReader.read))
+        let (tracks, problems) = loader.load(paths.map(RawArguments.path(for:)))
         for problem in problems { Log.warning(problem.description) }
         if !paths.isEmpty, tracks.isEmpty {
             Log.error("nothing to play in \(paths.joined(separator: ", "))")
@@ -26,7 +30,7 @@ enum Server {
                 // AUBADE_PLAYLISTS_DIR (for tests) stands in for the configured folder.
                 let playlists = settings.playlistsFolder ?? getenv("AUBADE_PLAYLISTS_DIR").map { String(cString: $0) }
                     ?? directories.playlistsDirectory
-                let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists)
+                let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists, loader: loader)
                 try daemon.start(playing: tracks, settings: settings, volumeFlag: volumeFlag, reload: reload)
                 return daemon
             }
