@@ -70,6 +70,8 @@ struct FileHead {
         if (info.st_mode & S_IFMT) == S_IFDIR { throw DecodingError(path: path, openErrno: EISDIR) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw DecodingError(path: path, reason: "not a regular file") }
         guard info.st_size > 0 else { throw DecodingError(path: path, reason: "empty file") }
+        // A few KiB are read: no readahead of hundreds (only advice; ignoring a refusal is fine).
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_RANDOM)
         var offset: off_t = 0
         var bytes = try readAt(descriptor, offset: 0, count: max(count, 10), path: path)
         if skippingID3v2, let tagSize = ID3v2Header.totalSize(of: bytes) {

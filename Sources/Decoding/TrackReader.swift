@@ -41,7 +41,7 @@ public enum TrackReader {
     /// (ID3v1): the length is exact when a Xing/Info or VBRI frame counts the frames, else an
     /// estimate from the size and bit rate (`lengthIsEstimate`; `measureLength` makes it exact).
     static func readMP3(path: FilePath) throws(DecodingError) -> Track {
-        let handle = try Mpg123Handle.opened(path: path)
+        let handle = try Mpg123Handle.opened(path: path, randomAccess: true)
         let format = try probe(handle, path: path)
         let tags: ID3Tags
         do {
@@ -92,7 +92,7 @@ public enum TrackReader {
     /// The cover picture embedded in the file: the "front cover" APIC if there is one,
     /// else the first picture (lame writes type 0, "other"); `nil` when there is none.
     static func mp3CoverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
-        let handle = try Mpg123Handle.opened(path: path, flags: .picture)
+        let handle = try Mpg123Handle.opened(path: path, flags: .picture, randomAccess: true)
         // ID3v2 sits before the first frame: parsing the first header has read it.
         _ = try handle.probedFormat(path: path)
         let pictures: [ID3Picture]
