@@ -130,6 +130,9 @@ struct StoredTrack: Codable {
     var discNumber: Int?
     var date: String?
     var length: Int64?
+    /// Present (true) only for an estimated length, so that a restored entry still gets its
+    /// exact length measured when it plays; older files lack it (exact).
+    var lengthIsEstimate: Bool?
 
     init(_ track: Track) {
         switch track.location {
@@ -145,15 +148,18 @@ struct StoredTrack: Codable {
         discNumber = track.discNumber
         date = track.date
         length = track.length
+        lengthIsEstimate = track.lengthIsEstimate ? true : nil
     }
 
     /// The track, with numbers no real file has made unknown: a length outside
     /// 0…`StoredState.maximumTime`, track and disc numbers outside 0…Int32.max (MPRIS sends
     /// them as int32).
     func track(at location: MediaLocation) -> Track {
-        Track(location: location, title: title, artists: artists, album: album, albumArtists: albumArtists,
+        var track = Track(location: location, title: title, artists: artists, album: album, albumArtists: albumArtists,
               genres: genres, trackNumber: trackNumber.flatMap(Self.number), discNumber: discNumber.flatMap(Self.number),
               date: date, length: length.flatMap { (0...StoredState.maximumTime).contains($0) ? $0 : nil })
+        track.lengthIsEstimate = lengthIsEstimate == true && track.length != nil
+        return track
     }
 
     private static func number(_ value: Int) -> Int? {

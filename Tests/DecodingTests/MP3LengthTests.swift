@@ -31,6 +31,9 @@ import PlayerCore
         let read = try bytesRead { track = try TrackReader.read(path: FilePath(path)!) }
         #expect(read <= 256 * 1024, "read \(read) of \(size) bytes")
         #expect(track?.title == "Long")
+        // Behind an ID3v2 tag, the Info/Xing frame is found: exact; without one, an estimate.
+        #expect(track?.lengthIsEstimate == (options == ["-t"]))
+        if options != ["-t"] { #expect(track?.length == 40_000_000) }
     }
 
     @Test func infoFrameGivesExactLength() throws {
