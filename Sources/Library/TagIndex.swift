@@ -87,6 +87,27 @@ public final class TagIndex: Sendable {
         return track
     }
 
+    /// Records the exact length measured for a file whose length was an estimate, if the
+    /// file is still the one indexed (so that queueing it again gives the exact length).
+    public func noteExactLength(_ length: Microseconds, of path: FilePath) {
+        guard length >= 0, let key = TagIndexKey.current(of: path) else { return }
+        loadIfNeeded()
+        let schedule: Bool = state.withLock { state in
+            guard var entry = state.entries[key.path], entry.key == key,
+                  entry.track.lengthIsEstimate || entry.track.length != length else { return false }
+            entry.track.length = length
+            entry.track.lengthIsEstimate = false
+            state.entries[key.path] = entry
+            state.changed = true
+            guard !state.saveScheduled else { return false }
+            state.saveScheduled = true
+            return true
+        }
+        if schedule {
+            saveQueue.asyncAfter(deadline: .now() + saveDelay) { [self] in saveNow() }
+        }
+    }
+
     /// Saves now if anything changed since the last save (the timer's job; for tests and quit).
     public func saveNow() {
         let snapshot: [TagIndexEntry]? = state.withLock { state in

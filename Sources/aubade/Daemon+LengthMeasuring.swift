@@ -1,5 +1,6 @@
 import Decoding
 import Dispatch
+import Library
 import PlayerCore
 
 extension Daemon {
@@ -19,6 +20,7 @@ extension Daemon {
             let length: Microseconds?
             do throws(DecodingError) {
                 length = try TrackReader.measureLength(path: path)
+                if let length { tagIndex.noteExactLength(length, of: path) }
             } catch {
                 Log.info("length of \(path.displayString) not measured: \(error.reason)")
                 length = nil

@@ -63,6 +63,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private let output: OutputBridge
     /// Reads files through the tag index (see `Server.run`).
     private let loader: QueueLoader
+    /// Told the exact lengths measured later (thread-safe; used on the loading queue).
+    let tagIndex: TagIndex
     /// Where files are read for AddTrack and OpenUri, so the core queue never waits on disk.
     let loadingQueue = DispatchQueue(label: "aubade.loading", qos: .utility)
     /// Entries whose estimated length is being measured on the loading queue (core queue only).
@@ -79,9 +81,11 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private let keeper: StateKeeper
     private let covers: CoverCache
 
-    init(queue: DispatchQueue, directories: XDGDirectories, playlistsFolder: String, loader: QueueLoader) throws(DBusError) {
+    init(queue: DispatchQueue, directories: XDGDirectories, playlistsFolder: String, loader: QueueLoader,
+         tagIndex: TagIndex) throws(DBusError) {
         coreQueue = queue
         self.loader = loader
+        self.tagIndex = tagIndex
         connection = try Connection(bus: .session, queue: queue)
         output = OutputBridge()
         shelf = PlaylistShelf(path: playlistsFolder, queue: queue, loadingQueue: loadingQueue)

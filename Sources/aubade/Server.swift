@@ -30,7 +30,8 @@ enum Server {
                 // AUBADE_PLAYLISTS_DIR (for tests) stands in for the configured folder.
                 let playlists = settings.playlistsFolder ?? getenv("AUBADE_PLAYLISTS_DIR").map { String(cString: $0) }
                     ?? directories.playlistsDirectory
-                let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists, loader: loader)
+                let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists, loader: loader,
+                                        tagIndex: tagIndex)
                 try daemon.start(playing: tracks, settings: settings, volumeFlag: volumeFlag, reload: reload)
                 return daemon
             }

@@ -54,5 +54,11 @@ final class EstimatedLengthTests: AubadeTestCase {
         }
         XCTAssertNotNil(changed, "TrackMetadataChanged with the exact length")
         XCTAssertEqual(try trackID(), ids[1], "the entry keeps its id")
+
+        // The tag index learnt it: the same file queued again comes with the exact length.
+        try addTrack(file)
+        try eventually("a third entry") { try tracks().count == 3 }
+        let third = try XCTUnwrap(try tracks().last)
+        XCTAssertEqual(try Bus.tracksMetadata([third]).first?["mpris:length"]?.int64, exact)
     }
 }

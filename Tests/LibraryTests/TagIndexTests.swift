@@ -82,6 +82,22 @@ import Testing
         #expect(reader.count == 5, "another inode is another file")
     }
 
+    @Test func aMeasuredLengthReplacesTheEstimate() throws {
+        let dir = try Fixtures.makeDirectory()
+        let paths = try files(2, in: dir)
+        let reader = CountingReader()
+        let tags = index(dir)
+        for path in paths { _ = try tags.track(at: path, reading: reader.read) }
+        tags.noteExactLength(181_000_000, of: paths[0])
+        tags.saveNow()
+        let reloaded = index(dir)
+        let exact = try reloaded.track(at: paths[0], reading: reader.read)
+        #expect(exact.length == 181_000_000)
+        #expect(!exact.lengthIsEstimate)
+        #expect(try reloaded.track(at: paths[1], reading: reader.read).lengthIsEstimate, "only that file")
+        #expect(reader.count == 2)
+    }
+
     @Test func aMissingFileIsTheReadersToExplain() throws {
         let dir = try Fixtures.makeDirectory()
         let tags = index(dir)
