@@ -26,6 +26,8 @@ struct MP3InfoHeader: Equatable {
     /// PCM samples per channel in one frame: 1152 (MPEG-1 Layer III) or 576 (MPEG-2/2.5).
     var samplesPerFrame: Int
     var sampleRate: Int
+    /// The information frame's own bit rate (bits/s): for an estimate when its count is junk.
+    var bitRate: Int
     /// LAME's encoder delay and padding in samples (12 bits each), when a LAME tag is there.
     var encoderDelay: Int?
     var encoderPadding: Int?
@@ -40,6 +42,18 @@ struct MP3InfoHeader: Equatable {
         let trimmed = total - Int64(encoderDelay ?? 0) - Int64(encoderPadding ?? 0)
         return trimmed > 0 ? trimmed : total
     }
+
+    /// Whether `bytes` of audio can hold `frameCount` frames at all: no frame of this MPEG
+    /// version and rate is shorter than one at the lowest bit rate. A header claiming more
+    /// (forged, or of another file) is not believed.
+    func framesFit(in bytes: Int) -> Bool {
+        guard let frameCount else { return false }
+        let lowest = samplesPerFrame == 1152 ? 32_000 : 8_000
+        let shortest = max(1, (samplesPerFrame == 1152 ? 144 : 72) * lowest / sampleRate)
+        return Int64(frameCount) * Int64(shortest) <= Int64(bytes) + Int64(truncationSlackBytes)
+    }
+
+    private var truncationSlackBytes: Int { Self.truncationSlack }
 
     /// Bytes read from the start of the audio (after ID3v2) to find the first frame: enough
     /// for junk or padding before it and one whole frame (at most 2881 bytes).
@@ -84,7 +98,8 @@ struct MP3InfoHeader: Equatable {
         }) else { return nil }
         var reader = ByteReader(frame, at: start + 4)
         guard let flags = reader.uint32() else { return nil }
-        var result = MP3InfoHeader(kind: .xing, samplesPerFrame: header.samplesPerFrame, sampleRate: header.sampleRate)
+        var result = MP3InfoHeader(kind: .xing, samplesPerFrame: header.samplesPerFrame, sampleRate: header.sampleRate,
+                                   bitRate: header.bitRate)
         if flags & 0x1 != 0 {
             guard let frames = reader.uint32() else { return result }
             result.frameCount = frames > 0 ? Int(frames) : nil
@@ -107,16 +122,17 @@ struct MP3InfoHeader: Equatable {
         var reader = ByteReader(frame, at: start + 4)
         guard reader.skip(6), let bytes = reader.uint32(), let frames = reader.uint32() else { return nil }
         return MP3InfoHeader(kind: .vbri, frameCount: frames > 0 ? Int(frames) : nil, byteCount: bytes > 0 ? Int(bytes) : nil,
-                             samplesPerFrame: header.samplesPerFrame, sampleRate: header.sampleRate)
+                             samplesPerFrame: header.samplesPerFrame, sampleRate: header.sampleRate, bitRate: header.bitRate)
     }
 
-    init(kind: Kind, frameCount: Int? = nil, byteCount: Int? = nil, samplesPerFrame: Int, sampleRate: Int,
+    init(kind: Kind, frameCount: Int? = nil, byteCount: Int? = nil, samplesPerFrame: Int, sampleRate: Int, bitRate: Int,
          encoderDelay: Int? = nil, encoderPadding: Int? = nil, replayGain: ReplayGainTags? = nil) {
         self.kind = kind
         self.frameCount = frameCount
         self.byteCount = byteCount
         self.samplesPerFrame = samplesPerFrame
         self.sampleRate = sampleRate
+        self.bitRate = bitRate
         self.encoderDelay = encoderDelay
         self.encoderPadding = encoderPadding
         self.replayGain = replayGain

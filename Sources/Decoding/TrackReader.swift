@@ -52,23 +52,28 @@ public enum TrackReader {
         let head = try FileHead.read(path: path, count: MP3InfoHeader.searchLength, skippingID3v2: true)
         let info = MP3InfoHeader.parse(head.bytes)
         var track = TagMapping.track(path: path, tags: tags)
-        // libmpg123 counts the Xing frames itself (trimming with the LAME tag, exactly as it
-        // will decode); it knows nothing of VBRI, whose count we use.
+        let present = head.fileSize - head.offset
         var samples: Int64?
-        switch info?.kind {
-        case .xing? where info?.frameCount != nil:
-            samples = handle.sampleLength() ?? info?.sampleCount
-        case .vbri? where info?.frameCount != nil:
-            samples = info?.sampleCount
-        default:
+        var counted = false
+        if let info, info.framesFit(in: present) {
+            counted = true
+            // libmpg123 counts the Xing frames itself (trimming with the LAME tag, exactly as
+            // it will decode); it knows nothing of VBRI, whose count we use.
+            samples = info.kind == .xing ? handle.sampleLength() ?? info.sampleCount : info.sampleCount
+        } else if let info, info.frameCount != nil {
+            // An information frame counting more frames than the file can hold: libmpg123
+            // would believe it; the size and the first frame's bit rate give an estimate.
+            let seconds: Double = Double(max(present, 0)) * 8 / Double(info.bitRate)
+            samples = Int64(seconds * Double(info.sampleRate))
+            track.lengthIsEstimate = true
+        } else {
             samples = handle.sampleLength()
             track.lengthIsEstimate = samples != nil
         }
         // A file cut short (a broken download) holds fewer bytes than its header counted:
         // its share of the counted length is an estimate, measured when it plays.
-        let present = head.fileSize - head.offset
-        if let counted = info?.byteCount, present < counted - MP3InfoHeader.truncationSlack, let whole = samples {
-            samples = Int64(Double(whole) * Double(max(present, 0)) / Double(counted))
+        if counted, let bytes = info?.byteCount, present < bytes - MP3InfoHeader.truncationSlack, let whole = samples {
+            samples = Int64(Double(whole) * Double(max(present, 0)) / Double(bytes))
             track.lengthIsEstimate = true
         }
         track.length = samples.map { format.duration(ofFrames: $0) }

@@ -56,6 +56,21 @@ import PlayerCore
         #expect(exact >= 3_000_000 && exact < 3_100_000)
     }
 
+    @Test func aForgedFrameCountIsNotBelieved() throws {
+        let dir = try Fixtures.makeDirectory()
+        let path = dir + "/forged.mp3"
+        try Fixtures.makeMP3(at: path, seconds: 3, lameOptions: ["--noreplaygain"])
+        var bytes = try Fixtures.contents(of: path)
+        // "Info", flags, then the frame count: claim 4 billion frames (~29 hours) in 70 KB.
+        let info = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("Info".utf8) })
+        bytes.replaceSubrange(info + 8..<info + 12, with: [0xFF, 0xFF, 0xFF, 0xF0])
+        try Fixtures.write(bytes, to: path)
+        let track = try TrackReader.read(path: FilePath(path)!)
+        #expect(track.lengthIsEstimate)
+        let length = try #require(track.length)
+        #expect(length < 10_000_000, "an estimate from the size, not the header's \(length) µs")
+    }
+
     @Test func lameReplayGainFillsTrack() throws {
         let path = try Fixtures.makeDirectory() + "/rg.mp3"
         try Fixtures.makeMP3(at: path, lameOptions: ["--replaygain-accurate"])
