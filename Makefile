@@ -57,8 +57,12 @@ test: deps
 # and an icecast2 restart: audio again, silence heard, whether each player comes back within
 # 60 s. AUBADE_BENCH_RUNS repetitions (default 3); about 8 minutes each. Writes
 # .build/bench/streams.{md,json} (needs icecast2: scripts/install-deps).
+# Then the library benchmark (issue 12): 200 distinct ~5 MB MP3s (CBR with and without an Info
+# frame, VBR), evicted from the page cache (posix_fadvise, no root needed), queued by the release
+# daemon with one AddTrack: bytes read per file (/proc/<pid>/io read_bytes, rchar, syscr) and
+# the time, then again by a new daemon with the tag index warm. Writes .build/bench/library.json.
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams; all (the default) is all three.
+# the debug build, PulseAudio and PipeWire), peers, streams, library; all (the default) is all four.
 # E.g. BENCH=peers or BENCH=streams runs that benchmark alone, BENCH="peers streams" both.
 PEERS ?=
 BENCH ?= all
@@ -66,8 +70,8 @@ PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2
 
 bench: deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library)" >&2; exit 2;; esac; \
 	done
 	@if [[ "$(PEERS)" == 1 ]]; then \
 	    if [[ $$(id -u) == 0 ]]; then \
@@ -84,9 +88,9 @@ bench: deps
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library)BenchmarkTests' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library)BenchmarkTests' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -101,6 +105,13 @@ bench: deps
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
 	    scripts/audio-session --server pulseaudio -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.StreamBenchmarkTests' || status=$$?; \
+	fi; \
+	if wants library; then \
+	rm -f .build/bench/library.json; \
+	echo "=== make bench: queueing a folder of full-size MP3s, cold page cache, then with the tag index (release binary, PulseAudio)"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.LibraryBenchmarkTests' || status=$$?; \
 	fi; \
 	exit $$status
 

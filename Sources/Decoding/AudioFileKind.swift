@@ -54,6 +54,10 @@ public enum AudioFileKind: String, Sendable, Equatable, CaseIterable {
 /// The first bytes of a regular file, opened without blocking on a FIFO and closed at once.
 struct FileHead {
     var bytes: [UInt8]
+    /// Where `bytes` start in the file (the ID3v2 tag's size when it was skipped).
+    var offset: Int = 0
+    /// The file's size when it was read.
+    var fileSize: Int = 0
 
     /// `count` bytes from the start (fewer if the file is shorter), after an ID3v2 tag when
     /// `skippingID3v2` (its size is in its header; the tag itself is not read).
@@ -63,16 +67,18 @@ struct FileHead {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw DecodingError(path: path, openErrno: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw DecodingError(path: path, reason: "is a directory, not a file") }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw DecodingError(path: path, openErrno: EISDIR) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw DecodingError(path: path, reason: "not a regular file") }
         guard info.st_size > 0 else { throw DecodingError(path: path, reason: "empty file") }
+        // A few KiB are read: no readahead of hundreds (only advice; ignoring a refusal is fine).
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_RANDOM)
         var offset: off_t = 0
         var bytes = try readAt(descriptor, offset: 0, count: max(count, 10), path: path)
         if skippingID3v2, let tagSize = ID3v2Header.totalSize(of: bytes) {
             offset = off_t(tagSize)
             bytes = try readAt(descriptor, offset: offset, count: count, path: path)
         }
-        return FileHead(bytes: Array(bytes.prefix(count)))
+        return FileHead(bytes: Array(bytes.prefix(count)), offset: Int(offset), fileSize: Int(info.st_size))
     }
 
     private static func readAt(_ descriptor: Int32, offset: off_t, count: Int, path: FilePath) throws(DecodingError) -> [UInt8] {

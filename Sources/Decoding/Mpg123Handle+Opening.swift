@@ -4,7 +4,8 @@ import PlayerCore
 extension Mpg123Handle {
     /// A handle set up the way Aubade decodes: gapless, silent, signed 16-bit output,
     /// with `path` open. Errors come back as `DecodingError`s with user-facing reasons.
-    static func opened(path: FilePath, flags: Mpg123Flags = []) throws(DecodingError) -> Mpg123Handle {
+    /// `randomAccess`: only headers and tags will be read (no kernel readahead).
+    static func opened(path: FilePath, flags: Mpg123Flags = [], randomAccess: Bool = false) throws(DecodingError) -> Mpg123Handle {
         let handle: Mpg123Handle
         do {
             handle = try Mpg123Handle()
@@ -14,7 +15,7 @@ extension Mpg123Handle {
             throw DecodingError(path: path, decoding: error)
         }
         do {
-            try path.withCString { (cPath) throws(Mpg123Error) in try handle.open(path: cPath) }
+            try path.withCString { (cPath) throws(Mpg123Error) in try handle.open(path: cPath, randomAccess: randomAccess) }
         } catch {
             throw DecodingError(path: path, opening: error)
         }

@@ -97,3 +97,16 @@ enum TagMapping {
         }
     }
 }
+
+extension TagMapping {
+    /// ReplayGain from ID3v2 TXXX frames (`REPLAYGAIN_TRACK_GAIN` …, any case), each field
+    /// falling back to the LAME tag's; nil when neither has a gain.
+    static func replayGain(tags: ID3Tags, lame: ReplayGainTags?) -> ReplayGainTags? {
+        let gains = ReplayGainTags(
+            trackGain: tags.userText("REPLAYGAIN_TRACK_GAIN").flatMap(ReplayGainTags.gain(parsing:)) ?? lame?.trackGain,
+            trackPeak: tags.userText("REPLAYGAIN_TRACK_PEAK").flatMap(ReplayGainTags.peak(parsing:)) ?? lame?.trackPeak,
+            albumGain: tags.userText("REPLAYGAIN_ALBUM_GAIN").flatMap(ReplayGainTags.gain(parsing:)) ?? lame?.albumGain,
+            albumPeak: tags.userText("REPLAYGAIN_ALBUM_PEAK").flatMap(ReplayGainTags.peak(parsing:)) ?? lame?.albumPeak)
+        return gains.isEmpty ? nil : gains
+    }
+}

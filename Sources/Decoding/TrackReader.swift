@@ -30,37 +30,74 @@ public enum TrackReader {
     }
 
     /// Opens the file, checks it really is MP3 audio (at least one frame decodes), reads its
-    /// tags into a `Track`, and its exact gapless length (`mpg123_scan`, then `mpg123_length`).
+    /// tags into a `Track`, its length and its ReplayGain (TXXX frames, else the LAME tag).
     ///
     /// Empty files, tag-only files, random bytes, a WAV named .mp3, missing and unreadable
     /// files, FIFOs and device nodes all throw, with reasons such as "file not found",
     /// "permission denied", "empty file", "not a regular file", "not an MP3 file: no audio
     /// frames", "not an MP3 file (…)".
     ///
-    /// Costs one pass over the file (frame headers only, no full decode).
+    /// Reads only the start of the file (ID3v2, the first frames) and its last 128 bytes
+    /// (ID3v1): the length is exact when a Xing/Info or VBRI frame counts the frames, else an
+    /// estimate from the size and bit rate (`lengthIsEstimate`; `measureLength` makes it exact).
     static func readMP3(path: FilePath) throws(DecodingError) -> Track {
-        let handle = try Mpg123Handle.opened(path: path)
+        let handle = try Mpg123Handle.opened(path: path, randomAccess: true)
         let format = try probe(handle, path: path)
         let tags: ID3Tags
-        let samples: Int64?
         do {
-            // The scan makes the length exact (even for VBR files without a Xing header)
-            // and reaches the ID3v1 tag at the end of the file.
-            try handle.scan()
-            samples = handle.sampleLength()
             tags = try handle.tags()
         } catch {
             throw DecodingError(path: path, decoding: error)
         }
+        let head = try FileHead.read(path: path, count: MP3InfoHeader.searchLength, skippingID3v2: true)
+        let info = MP3InfoHeader.parse(head.bytes)
         var track = TagMapping.track(path: path, tags: tags)
+        let present = head.fileSize - head.offset
+        var samples: Int64?
+        var counted = false
+        if let info, info.framesFit(in: present) {
+            counted = true
+            // libmpg123 counts the Xing frames itself (trimming with the LAME tag, exactly as
+            // it will decode); it knows nothing of VBRI, whose count we use.
+            samples = info.kind == .xing ? handle.sampleLength() ?? info.sampleCount : info.sampleCount
+        } else if let info, info.frameCount != nil {
+            // An information frame counting more frames than the file can hold: libmpg123
+            // would believe it; the size and the first frame's bit rate give an estimate.
+            let seconds: Double = Double(max(present, 0)) * 8 / Double(info.bitRate)
+            samples = Int64(seconds * Double(info.sampleRate))
+            track.lengthIsEstimate = true
+        } else {
+            samples = handle.sampleLength()
+            track.lengthIsEstimate = samples != nil
+        }
+        // A file cut short (a broken download) holds fewer bytes than its header counted:
+        // its share of the counted length is an estimate, measured when it plays.
+        if counted, let bytes = info?.byteCount, present < bytes - MP3InfoHeader.truncationSlack, let whole = samples {
+            samples = Int64(Double(whole) * Double(max(present, 0)) / Double(bytes))
+            track.lengthIsEstimate = true
+        }
         track.length = samples.map { format.duration(ofFrames: $0) }
+        track.replayGain = TagMapping.replayGain(tags: tags, lame: info?.replayGain)
         return track
+    }
+
+    /// The exact length of an MP3 whose length was an estimate: one pass over every frame
+    /// header (`mpg123_scan`, no decoding). Meant for the loading queue, on a handle of its own.
+    public static func measureLength(path: FilePath) throws(DecodingError) -> Microseconds? {
+        let handle = try Mpg123Handle.opened(path: path)
+        let format = try handle.probedFormat(path: path)
+        do {
+            try handle.scan()
+        } catch {
+            throw DecodingError(path: path, decoding: error)
+        }
+        return handle.sampleLength().map { format.duration(ofFrames: $0) }
     }
 
     /// The cover picture embedded in the file: the "front cover" APIC if there is one,
     /// else the first picture (lame writes type 0, "other"); `nil` when there is none.
     static func mp3CoverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
-        let handle = try Mpg123Handle.opened(path: path, flags: .picture)
+        let handle = try Mpg123Handle.opened(path: path, flags: .picture, randomAccess: true)
         // ID3v2 sits before the first frame: parsing the first header has read it.
         _ = try handle.probedFormat(path: path)
         let pictures: [ID3Picture]

@@ -11,6 +11,10 @@ extension ID3Tags {
                 guard let text = v2.text?[index] else { return nil }
                 return ID3TextFrame(id: Self.frameID(text.id), values: Self.values(text.text))
             }
+            userTexts = (0..<v2.extras).compactMap { index in
+                guard let extra = v2.extra?[index] else { return nil }
+                return ID3UserText(description: Self.values(extra.description).first ?? "", values: Self.values(extra.text))
+            }
             pictures = (0..<v2.pictures).compactMap { index in
                 guard let picture = v2.picture?[index] else { return nil }
                 let data = picture.data.map { Array(UnsafeBufferPointer(start: $0, count: picture.size)) } ?? []

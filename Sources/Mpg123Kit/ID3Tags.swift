@@ -10,11 +10,23 @@ public struct ID3Tags: Sendable, Equatable {
     public var version1: ID3v1Tag?
     /// APIC pictures (only read with `Mpg123Flags.picture`).
     public var pictures: [ID3Picture]
+    /// TXXX frames (user-defined text: ReplayGain, MusicBrainz ids…), in file order.
+    public var userTexts: [ID3UserText]
 
-    public init(textFrames: [ID3TextFrame] = [], version1: ID3v1Tag? = nil, pictures: [ID3Picture] = []) {
+    public init(textFrames: [ID3TextFrame] = [], version1: ID3v1Tag? = nil, pictures: [ID3Picture] = [],
+                userTexts: [ID3UserText] = []) {
         self.textFrames = textFrames
         self.version1 = version1
         self.pictures = pictures
+        self.userTexts = userTexts
+    }
+
+    /// The first non-empty value of the TXXX frame whose description is `description`,
+    /// compared case-insensitively ("replaygain_track_gain" = "REPLAYGAIN_TRACK_GAIN").
+    public func userText(_ description: String) -> String? {
+        let wanted = description.lowercased()
+        return userTexts.lazy.filter { $0.description.lowercased() == wanted }
+            .flatMap(\.values).first { !$0.isEmpty }
     }
 
     /// All non-empty values of the ID3v2 frames with this four-letter `id`, in file order.
@@ -37,6 +49,17 @@ public struct ID3TextFrame: Sendable, Equatable {
 
     public init(id: String, values: [String]) {
         self.id = id
+        self.values = values
+    }
+}
+
+/// One TXXX frame: a user-chosen description and its value(s).
+public struct ID3UserText: Sendable, Equatable {
+    public var description: String
+    public var values: [String]
+
+    public init(description: String, values: [String]) {
+        self.description = description
         self.values = values
     }
 }

@@ -72,10 +72,18 @@ public final class Mpg123Handle {
     /// regular files are accepted: a FIFO, a device or a socket fails with `ENODEV` (see
     /// `isNotARegularFile`). The open itself is non-blocking, so a FIFO without a writer
     /// cannot hang it; reads are blocking again afterwards.
-    public func open(path: UnsafePointer<CChar>) throws(Mpg123Error) {
+    ///
+    /// `randomAccess` tells the kernel not to read ahead (`posix_fadvise(POSIX_FADV_RANDOM)`):
+    /// for reading only the headers and tags, where readahead would fetch hundreds of KiB from
+    /// the disk per file that nobody reads.
+    public func open(path: UnsafePointer<CChar>, randomAccess: Bool = false) throws(Mpg123Error) {
         close()
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw Mpg123Error.system("open", errno) }
+        if randomAccess {
+            // Only advice: a file system that ignores it (or refuses, EINVAL) just reads ahead.
+            _ = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let saved = errno

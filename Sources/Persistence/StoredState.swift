@@ -130,7 +130,8 @@ struct StoredTrack: Codable {
     var discNumber: Int?
     var date: String?
     var length: Int64?
-    /// Absent (old files, or false): the length is exact.
+    /// Present (true) only for an estimated length, so that a restored entry still gets its
+    /// exact length measured when it plays; older files lack it (exact).
     var lengthIsEstimate: Bool?
     var replayGain: StoredReplayGain?
 
@@ -159,7 +160,7 @@ struct StoredTrack: Codable {
         var track = Track(location: location, title: title, artists: artists, album: album, albumArtists: albumArtists,
                           genres: genres, trackNumber: trackNumber.flatMap(Self.number), discNumber: discNumber.flatMap(Self.number),
                           date: date, length: length.flatMap { (0...StoredState.maximumTime).contains($0) ? $0 : nil })
-        track.lengthIsEstimate = lengthIsEstimate == true
+        track.lengthIsEstimate = lengthIsEstimate == true && track.length != nil
         track.replayGain = replayGain?.tags
         return track
     }

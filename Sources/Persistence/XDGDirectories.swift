@@ -8,6 +8,7 @@ import Musl
 /// `xdg-user-dirs`:
 /// - state: `$XDG_STATE_HOME/aubade` (default `~/.local/state/aubade`);
 /// - covers: `$XDG_CACHE_HOME/aubade/covers` (default `~/.cache/aubade/covers`);
+/// - the tag index: `$XDG_CACHE_HOME/aubade/tags.index`;
 /// - playlists: `$XDG_MUSIC_DIR/Playlists`, XDG_MUSIC_DIR read from
 ///   `$XDG_CONFIG_HOME/user-dirs.dirs` (default `~/Music`).
 ///
@@ -36,6 +37,9 @@ public struct XDGDirectories: Sendable, Equatable {
     public var stateDirectory: String { base("XDG_STATE_HOME", default: ".local/state") + "/aubade" }
 
     public var coversDirectory: String { base("XDG_CACHE_HOME", default: ".cache") + "/aubade/covers" }
+
+    /// The tag index: `$XDG_CACHE_HOME/aubade/tags.index` (default `~/.cache/aubade/tags.index`).
+    public var tagIndexFile: String { base("XDG_CACHE_HOME", default: ".cache") + "/aubade/tags.index" }
 
     public var musicDirectory: String {
         let file = base("XDG_CONFIG_HOME", default: ".config") + "/user-dirs.dirs"

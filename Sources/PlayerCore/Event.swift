@@ -46,6 +46,9 @@ public enum Event: Sendable, Equatable {
     case restore(PlayerMemento)
     /// The cover of an entry's file was found (looked up when the entry became current).
     case artworkFound(EntryID, url: String)
+    /// The exact length of an entry whose length was an estimate (an MP3 without a Xing/Info
+    /// frame), measured off the core queue once it started playing.
+    case trackLengthMeasured(EntryID, Microseconds)
     case quit
 
     // What the audio output reports.

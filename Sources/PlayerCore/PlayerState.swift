@@ -112,6 +112,11 @@ public struct PlayerState: Sendable, Equatable {
             guard queue.entry(entry)?.track.artURL != url else { return [] }
             queue.update(entry) { $0.artURL = url }
             return [.trackList(.metadataChanged(entry))]
+        case .trackLengthMeasured(let entry, let length):
+            guard let track = queue.entry(entry)?.track, length >= 0,
+                  track.lengthIsEstimate || track.length != length else { return [] }
+            queue.update(entry) { $0.length = length; $0.lengthIsEstimate = false }
+            return [.trackList(.metadataChanged(entry))]
         case .quit:
             // Stopping first hands the speakers back to the players we paused.
             let stopped = status == .stopped ? [Effect.output(.stop)] : stop(at: now)

@@ -37,10 +37,16 @@ import PlayerCore
 //    HTTP transfer, each into its bounded ring; paused while the ring is full. Its events (an
 //    answer, bytes, the end) wake the station's decoder queue and never wait.
 // 4. The loading queue ("aubade.loading", serial): tags and folders for AddTrack, OpenUri,
-//    ActivatePlaylist and the music folders, cover lookups, listing and writing the playlists
-//    folder. Results hop back to the core queue.
+//    ActivatePlaylist and the music folders (through the tag index, loaded there on first
+//    use), cover lookups, the exact length of an estimated MP3 once it plays (a scan on a
+//    handle of its own), listing and writing the playlists folder. Results hop back to the
+//    core queue. (`aubade serve FILES` reads its files through the same index on the main
+//    thread, before the core queue serves anything.)
 // 5. The persistence queue ("aubade.persistence", serial, in StateKeeper): writes the state
 //    file (atomic, debounced) and the position once a second while playing.
+// 5b. The tag index's queue ("aubade.tag-index", serial, in TagIndex): writes the index
+//    (atomic, 2 s after the first new entry of a burst). The entries live under its mutex,
+//    held for lookups and for the load, never across a file write.
 // Lock order, where two are ever held: mainloop lock → a decode buffer's lock. Nothing takes
 // the mainloop lock while holding a decode buffer's lock. A station's connection lock and a
 // transfer's locks are never held together (events are delivered with neither held).
@@ -55,9 +61,14 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private let connection: Connection
     private var mpris: MPRISService?
     private let output: OutputBridge
-    private let loader = QueueLoader()
+    /// Reads files through the tag index (see `Server.run`).
+    private let loader: QueueLoader
+    /// Told the exact lengths measured later (thread-safe; used on the loading queue).
+    let tagIndex: TagIndex
     /// Where files are read for AddTrack and OpenUri, so the core queue never waits on disk.
-    private let loadingQueue = DispatchQueue(label: "aubade.loading", qos: .utility)
+    let loadingQueue = DispatchQueue(label: "aubade.loading", qos: .utility)
+    /// Entries whose estimated length is being measured on the loading queue (core queue only).
+    var lengthsBeingMeasured: Set<EntryID> = []
     private var signalSources: [DispatchSourceSignal] = []
     private(set) var busName = MPRISNames.busName
     private var lostSoundServer = false
@@ -73,8 +84,11 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     private let keeper: StateKeeper
     private let covers: CoverCache
 
-    init(queue: DispatchQueue, directories: XDGDirectories, playlistsFolder: String) throws(DBusError) {
+    init(queue: DispatchQueue, directories: XDGDirectories, playlistsFolder: String, loader: QueueLoader,
+         tagIndex: TagIndex) throws(DBusError) {
         coreQueue = queue
+        self.loader = loader
+        self.tagIndex = tagIndex
         connection = try Connection(bus: .session, queue: queue)
         output = OutputBridge()
         shelf = PlaylistShelf(path: playlistsFolder, queue: queue, loadingQueue: loadingQueue)
@@ -246,6 +260,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         if let current = after.current, current.id != before.current?.id, current.track.artURL == nil {
             lookUpCover(of: current)
         }
+        measureLengthIfEstimated(before: before, after: after)
     }
 
     /// Covers are looked up when an entry becomes current (not for the whole queue), off the

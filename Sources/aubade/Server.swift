@@ -1,6 +1,7 @@
 import DBusKit
 import Dispatch
 import Configuration
+import Decoding
 import Glibc
 import Library
 import Persistence
@@ -12,9 +13,12 @@ enum Server {
     /// the command line: unlike the file's initial volume, it wins over the restored one.
     static func run(paths: [String], settings: Settings, volumeFlag: Double?,
                     reload: @escaping () throws(ConfigurationError) -> Settings) -> Int32 {
+        // One tag index for every load: a folder queued before is not read again.
+        let tagIndex = TagIndex(path: XDGDirectories.current().tagIndexFile, log: { Log.warning($0) })
+        let loader = QueueLoader(reader: tagIndex.reader(wrapping: TrackReader.read))
         // The PATHs are read on a thread of their own; the daemon starts with the first batch
         // (a big folder's first album plays at once) and gets the rest as it is read.
-        let load = StartupLoad(paths: paths.map(RawArguments.path(for:)))
+        let load = StartupLoad(paths: paths.map(RawArguments.path(for:)), loader: loader)
         let tracks = load.firstBatch()
         if !paths.isEmpty, tracks.isEmpty {
             Log.error("nothing to play in \(paths.joined(separator: ", "))")
@@ -28,7 +32,8 @@ enum Server {
                 // AUBADE_PLAYLISTS_DIR (for tests) stands in for the configured folder.
                 let playlists = settings.playlistsFolder ?? getenv("AUBADE_PLAYLISTS_DIR").map { String(cString: $0) }
                     ?? directories.playlistsDirectory
-                let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists)
+                let daemon = try Daemon(queue: queue, directories: directories, playlistsFolder: playlists, loader: loader,
+                                        tagIndex: tagIndex)
                 try daemon.start(playing: tracks, settings: settings, volumeFlag: volumeFlag, reload: reload)
                 load.continue(into: daemon)
                 return daemon

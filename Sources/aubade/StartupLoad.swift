@@ -24,10 +24,10 @@ final class StartupLoad: Sendable {
     private let shared = LockedState(Shared())
     private let firstArrived = DispatchSemaphore(value: 0)
 
-    init(paths: [FilePath]) {
+    init(paths: [FilePath], loader: QueueLoader) {
         let thread = DispatchQueue(label: "aubade.loading.startup", qos: .userInitiated)
         thread.async { [self] in
-            let problems = QueueLoader().load(paths) { batch in self.arrived(batch) }
+            let problems = loader.load(paths) { batch in self.arrived(batch) }
             for problem in problems { Log.warning(problem.description) }
             let signal = shared.withLock { shared -> Bool in
                 shared.done = true

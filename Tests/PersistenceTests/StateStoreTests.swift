@@ -23,6 +23,19 @@ import Testing
         #expect(firstTrack?["length"] as? Int == 123_456_789)
     }
 
+    @Test func anEstimatedLengthStaysAnEstimate() throws {
+        let dir = try Fixtures.makeDirectory()
+        let paths = try makeFiles(["estimated.mp3", "exact.mp3"], in: dir)
+        var saved = memento(paths, current: 0)
+        saved.tracks[0].lengthIsEstimate = true
+        let store = StateStore(directory: dir + "/state")
+        try store.save(saved)
+        guard case .restored(let restored, _) = store.load() else { Issue.record("not restored"); return }
+        #expect(restored.tracks.map(\.lengthIsEstimate) == [true, false])
+        let json = try String(contentsOfFile: store.statePath, encoding: .utf8)
+        #expect(json.components(separatedBy: "lengthIsEstimate").count == 2, "written for the estimated track only")
+    }
+
     @Test func emptyQueueAndNoFile() throws {
         let dir = try Fixtures.makeDirectory()
         let store = StateStore(directory: dir)
