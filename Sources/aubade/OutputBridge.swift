@@ -125,7 +125,11 @@ final class OutputBridge {
             if position > 0 { try decoder.seek(to: position) }
             let format = decoder.format
             return PCMSource(format: AudioOutput.PCMFormat(sampleRate: format.sampleRate, channels: format.channels)) { buffer in
-                try decoder.read(into: buffer)
+                let count = try decoder.read(into: buffer)
+                // A chained Ogg file may change rate or channels midway (the decoder's format
+                // follows); the stream was made for the first format, so the track ends there
+                // rather than playing samples in the wrong format.
+                return decoder.format == format ? count : 0
             }
         }
     }
