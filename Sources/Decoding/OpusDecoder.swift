@@ -30,6 +30,8 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         links = try Self.links(of: file, path: path)
         guard let first = links.links.first else { throw DecodingError(path: path, reason: "not an Opus file: no stream") }
         format = first.format
+        // Tags are the track reader's business; the header may be megabytes, not kept while playing.
+        file.discardComments()
     }
 
     /// The links of `file` with their channel counts and exact lengths.

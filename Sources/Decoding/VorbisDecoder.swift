@@ -29,6 +29,8 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         links = try Self.links(of: file, path: path)
         guard let first = links.links.first else { throw DecodingError(path: path, reason: "not an Ogg Vorbis file: no stream") }
         format = first.format
+        // Tags are the track reader's business; the header may be megabytes, not kept while playing.
+        file.discardComments()
         // vorbisfile leaves a chained file positioned in its last link after finding the links
         // (libvorbis 1.3.7): back to the first sample.
         if links.links.count > 1 {

@@ -85,6 +85,19 @@ public final class OggOpusFile {
         }
     }
 
+    /// Frees the tags of every link: a decoder needs none, and a file's comment header may be
+    /// megabytes (a huge picture). `forEachComment` sees nothing afterwards.
+    public func discardComments() {
+        for link in 0..<linkCount {
+            guard let tags = op_tags(file, Int32(clamping: link)) else { continue }
+            // The tags belong to the file; opus_tags_init leaves them empty, so op_free's own
+            // clear later frees nothing twice.
+            let owned = UnsafeMutablePointer(mutating: tags)
+            opus_tags_clear(owned)
+            opus_tags_init(owned)
+        }
+    }
+
     /// Decodes into `buffer` as signed 16-bit native-endian interleaved PCM at 48 kHz, whole
     /// frames of the link it came from (`OpusReadResult.link`, its channel count).
     ///

@@ -84,6 +84,16 @@ public final class OggVorbisFile {
         }
     }
 
+    /// Frees the comments of every link: a decoder needs none, and a file's comment header may
+    /// be megabytes (a huge picture). `forEachComment` sees nothing afterwards.
+    public func discardComments() {
+        for link in 0..<linkCount {
+            // vorbis_comment_clear leaves the struct empty and reusable, so ov_clear's own clear
+            // later is harmless.
+            if let comment = ov_comment(file, Int32(clamping: link)) { vorbis_comment_clear(comment) }
+        }
+    }
+
     /// Decodes into `buffer` as signed 16-bit native-endian interleaved PCM, whole frames of
     /// the link it came from (`VorbisReadResult.link`).
     ///

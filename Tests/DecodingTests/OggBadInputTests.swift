@@ -1,5 +1,7 @@
 import AudioFixtures
 import Foundation
+import OpusKit
+import VorbisKit
 import Testing
 @testable import Decoding
 import PlayerCore
@@ -96,6 +98,30 @@ import PlayerCore
         if let cover = try? TrackReader.coverArt(path: path) {
             #expect(cover.data.count <= FLACPictureBlock.sizeLimit)
         }
+    }
+
+    /// The decoder frees the megabytes of a huge comment header as soon as it has opened the
+    /// file (a playing track keeps no tags), and decodes on without them.
+    @Test(arguments: Codec.allCases)
+    func hugeCommentHeaderIsFreedForDecoding(_ codec: Codec) throws {
+        let path = try Self.make(.hugeComments, codec)
+        var before = 0, after = 0
+        switch codec {
+        case .vorbis:
+            let file = try path.withCString { try OggVorbisFile(path: $0) }
+            file.forEachComment { before += $0.count; return true }
+            file.discardComments()
+            file.forEachComment { after += $0.count; return true }
+        case .opus:
+            let file = try path.withCString { try OggOpusFile(path: $0) }
+            file.forEachComment { before += $0.count; return true }
+            file.discardComments()
+            file.forEachComment { after += $0.count; return true }
+        }
+        #expect(before > 4_000_000)
+        #expect(after == 0)
+        let runs = try OggTests.decodeRuns(codec.decoder(path))
+        #expect(runs.map(\.frames) == [codec.outputRate(44_100)])
     }
 
     @Test(arguments: Damage.allCases, Codec.allCases)
