@@ -46,7 +46,45 @@ final class OggPlaybackTests: AubadeTestCase {
         try checkGapless(fixtures.opusGapless, what: "Opus")
     }
 
+    func testVorbisFileChangingFormatMidwayEndsThereAndTheQueueGoesOn() throws {
+        let fixtures = try OggFixtures.shared()
+        try checkFormatChangeMidway([fixtures.vorbisChained, fixtures.vorbis], next: "Vorbis Tone")
+    }
+
+    func testOpusFileChangingChannelsMidwayEndsThereAndTheQueueGoesOn() throws {
+        let fixtures = try OggFixtures.shared()
+        try checkFormatChangeMidway([fixtures.opusChained, fixtures.opus], next: "Opus Tone")
+    }
+
     // MARK: Checks
+
+    /// A chained file (1 s stereo, then a link of 2 s mono) and a 2 s tone: the stream was
+    /// made for the first link's format, so the track ends where the format changes — no
+    /// samples of the mono link played as if stereo — and the next track follows: 3 s of sound.
+    private func checkFormatChangeMidway(_ queue: [URL], next: String, line: UInt = #line) throws {
+        let recorder = try TimedRecording()
+        recording = recorder
+        guard recorder.waitForSeconds(0.2, timeout: 10) else {
+            throw DaemonError("parec delivered nothing from headphones.monitor within 10 s")
+        }
+        let startedAt = recorder.seconds
+        let daemon = try startDaemon(queue)
+        try waitForTitle(next, timeout: 8)
+        XCTAssertNotNil(daemon.waitForLog(containing: "end of the queue", timeout: 10), "the queue did not play to its end",
+                        line: line)
+        // 3 s of sound after the start, and some silence after it.
+        guard recorder.waitForSeconds(startedAt + 5.5, timeout: 15) else {
+            return XCTFail("the recording stalled at \(recorder.seconds) s", line: line)
+        }
+        let audio = ToneAnalysis(recorder.stop())
+        recording = nil
+        XCTAssertTrue(daemon.isRunning, "the daemon died at a format change inside a file", line: line)
+        guard let sounding = audio.soundingRange() else { return XCTFail("the recording is silent", line: line) }
+        let duration = Double(sounding.count) / ToneAnalysis.rate
+        print(String(format: "format change midway: sounding %.3f s (3.000 expected)", duration))
+        XCTAssertEqual(duration, 3.0, accuracy: 0.1, "the chained file's second link played in the wrong format", line: line)
+        assertStillAnswers(line: line)
+    }
 
     private func checkMetadata(of file: URL, title: String, line: UInt = #line) throws {
         try startDaemon([file])
@@ -128,6 +166,9 @@ struct OggFixtures {
     let opus: URL
     let vorbisGapless: [URL]
     let opusGapless: [URL]
+    /// 1 s of 440 Hz stereo, then a link of 2 s of 660 Hz mono (Vorbis's at 22.05 kHz).
+    let vorbisChained: URL
+    let opusChained: URL
 
     static func shared() throws -> OggFixtures { try made.get() }
     private static let made: Result<OggFixtures, any Error> = Result { try make() }
@@ -168,8 +209,24 @@ struct OggFixtures {
             pairs.append([a, b])
             for wav in [whole, partA, partB] { try? FileManager.default.removeItem(at: wav) }
         }
-        try? FileManager.default.removeItem(at: file("tone.wav"))
-        return OggFixtures(vorbis: file("tone.ogg"), opus: file("tone.opus"), vorbisGapless: pairs[0], opusGapless: pairs[1])
+
+        // Chained files: a 1 s stereo link, then a 2 s mono one (Vorbis's also at another rate).
+        try sox(["-n", "-r", "44100", "-c", "2", "-b", "16", file("stereo.wav").path, "synth", "1", "sine", "440", "vol", "0.5"])
+        try sox(["-n", "-r", "22050", "-c", "1", "-b", "16", file("mono.wav").path, "synth", "2", "sine", "660", "vol", "0.5"])
+        // Distinct serial numbers: links of one serial would not be told apart.
+        try tool("oggenc", ["-Q", "-s", "1001", "-c", "TITLE=Chained", "-o", file("link1.ogg").path, file("stereo.wav").path])
+        try tool("oggenc", ["-Q", "-s", "1002", "-c", "TITLE=Link Two", "-o", file("link2.ogg").path, file("mono.wav").path])
+        try tool("opusenc", ["--quiet", "--serial", "2001", "--title", "Chained", file("stereo.wav").path, file("link1.opus").path])
+        try tool("opusenc", ["--quiet", "--serial", "2002", "--title", "Link Two", file("mono.wav").path, file("link2.opus").path])
+        for codec in ["ogg", "opus"] {
+            let glued = try Data(contentsOf: file("link1.\(codec)")) + Data(contentsOf: file("link2.\(codec)"))
+            try glued.write(to: file("chained.\(codec)"))
+        }
+        for name in ["tone.wav", "stereo.wav", "mono.wav", "link1.ogg", "link2.ogg", "link1.opus", "link2.opus"] {
+            try? FileManager.default.removeItem(at: file(name))
+        }
+        return OggFixtures(vorbis: file("tone.ogg"), opus: file("tone.opus"), vorbisGapless: pairs[0], opusGapless: pairs[1],
+                           vorbisChained: file("chained.ogg"), opusChained: file("chained.opus"))
     }
 
     /// METADATA_BLOCK_PICTURE: base64 of a FLAC picture block holding a front cover PNG.
