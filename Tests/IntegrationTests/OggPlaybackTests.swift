@@ -15,45 +15,41 @@ final class OggPlaybackTests: AubadeTestCase {
     }
 
     func testVorbisTonePlaysAtTheHeadphones() throws {
-        try startPlaying([OggFixtures.shared().vorbis])
+        try startPlaying([OggFixtures.tones().vorbis])
         try waitForTitle("Vorbis Tone")
         let levels = try Pulse.listen(seconds: 1)
         XCTAssertTrue(levels.isSound, "headphones.monitor while a Vorbis file plays: \(levels)")
     }
 
     func testOpusTonePlaysAtTheHeadphones() throws {
-        try startPlaying([OggFixtures.shared().opus])
+        try startPlaying([OggFixtures.tones().opus])
         try waitForTitle("Opus Tone")
         let levels = try Pulse.listen(seconds: 1)
         XCTAssertTrue(levels.isSound, "headphones.monitor while an Opus file plays: \(levels)")
     }
 
     func testVorbisMetadataHasEveryKeyWithItsType() throws {
-        try checkMetadata(of: OggFixtures.shared().vorbis, title: "Vorbis Tone")
+        try checkMetadata(of: OggFixtures.tones().vorbis, title: "Vorbis Tone")
     }
 
     func testOpusMetadataHasEveryKeyWithItsType() throws {
-        try checkMetadata(of: OggFixtures.shared().opus, title: "Opus Tone")
+        try checkMetadata(of: OggFixtures.tones().opus, title: "Opus Tone")
     }
 
     func testVorbisFilesCutFromOneToneSoundAsOneTone() throws {
-        let fixtures = try OggFixtures.shared()
-        try checkGapless(fixtures.vorbisGapless, what: "Vorbis")
+        try checkGapless(OggFixtures.gaplessPairs().vorbis, what: "Vorbis")
     }
 
     func testOpusFilesCutFromOneToneSoundAsOneTone() throws {
-        let fixtures = try OggFixtures.shared()
-        try checkGapless(fixtures.opusGapless, what: "Opus")
+        try checkGapless(OggFixtures.gaplessPairs().opus, what: "Opus")
     }
 
     func testVorbisFileChangingFormatMidwayEndsThereAndTheQueueGoesOn() throws {
-        let fixtures = try OggFixtures.shared()
-        try checkFormatChangeMidway([fixtures.vorbisChained, fixtures.vorbis], next: "Vorbis Tone")
+        try checkFormatChangeMidway([OggFixtures.chained().vorbis, OggFixtures.tones().vorbis], next: "Vorbis Tone")
     }
 
     func testOpusFileChangingChannelsMidwayEndsThereAndTheQueueGoesOn() throws {
-        let fixtures = try OggFixtures.shared()
-        try checkFormatChangeMidway([fixtures.opusChained, fixtures.opus], next: "Opus Tone")
+        try checkFormatChangeMidway([OggFixtures.chained().opus, OggFixtures.tones().opus], next: "Opus Tone")
     }
 
     // MARK: Checks
@@ -157,92 +153,5 @@ final class OggPlaybackTests: AubadeTestCase {
         XCTAssertLessThan(step.size, cleanStep * 1.5, "\(what): a click of \(Int(step.size)) at \(place(Double(step.at)))",
                           line: line)
         XCTAssertEqual(duration, 6.0, accuracy: 0.03, "\(what): 6 s of tone played as \(duration) s", line: line)
-    }
-}
-
-/// The Ogg files of these tests, made once per test process with sox, oggenc and opusenc.
-struct OggFixtures {
-    let vorbis: URL
-    let opus: URL
-    let vorbisGapless: [URL]
-    let opusGapless: [URL]
-    /// 1 s of 440 Hz stereo, then a link of 2 s of 660 Hz mono (Vorbis's at 22.05 kHz).
-    let vorbisChained: URL
-    let opusChained: URL
-
-    static func shared() throws -> OggFixtures { try made.get() }
-    private static let made: Result<OggFixtures, any Error> = Result { try make() }
-
-    private static func make() throws -> OggFixtures {
-        let directory = TestRunDirectory.url.appendingPathComponent("ogg-music", isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
-        let cover = file("cover.png")
-        try TinyImages.png.write(to: cover)
-
-        // Tagged tones of 2 s, each with a front cover.
-        try sox(["-n", "-r", "44100", "-c", "2", "-b", "16", file("tone.wav").path, "synth", "2", "sine", "523", "vol", "0.5"])
-        let tags = ["ARTIST=Ann", "ARTIST=Bob", "ALBUM=Ogg Demo", "ALBUMARTIST=Various", "GENRE=Jazz",
-                    "TRACKNUMBER=4", "DISCNUMBER=2", "DATE=2011"]
-        let picture = pictureComment(Array(TinyImages.png))
-        try tool("oggenc", ["-Q", "-c", "TITLE=Vorbis Tone"] + (tags + ["METADATA_BLOCK_PICTURE=\(picture)"]).flatMap { ["-c", $0] }
-                 + ["-o", file("tone.ogg").path, file("tone.wav").path])
-        try tool("opusenc", ["--quiet", "--title", "Opus Tone", "--picture", "3||||\(cover.path)"]
-                 + tags.flatMap { ["--comment", $0] } + [file("tone.wav").path, file("tone.opus").path])
-
-        // The gapless pairs: one continuous tone, cut at exactly 3 s (Opus's at 48 kHz, its own rate).
-        var pairs: [[URL]] = []
-        for (codec, rate) in [("ogg", 44_100), ("opus", 48_000)] {
-            let whole = file("whole-\(codec).wav"), partA = file("a-\(codec).wav"), partB = file("b-\(codec).wav")
-            try sox(["-n", "-r", "\(rate)", "-c", "2", "-b", "16", whole.path, "synth", "6", "sine", "440", "vol", "0.5"])
-            try sox([whole.path, partA.path, "trim", "0", "3"])
-            try sox([whole.path, partB.path, "trim", "3"])
-            let a = file("gapless-a.\(codec)"), b = file("gapless-b.\(codec)")
-            if codec == "ogg" {
-                try tool("oggenc", ["-Q", "-c", "TITLE=Gapless A", "-o", a.path, partA.path])
-                try tool("oggenc", ["-Q", "-c", "TITLE=Gapless B", "-o", b.path, partB.path])
-            } else {
-                try tool("opusenc", ["--quiet", "--title", "Gapless A", partA.path, a.path])
-                try tool("opusenc", ["--quiet", "--title", "Gapless B", partB.path, b.path])
-            }
-            pairs.append([a, b])
-            for wav in [whole, partA, partB] { try? FileManager.default.removeItem(at: wav) }
-        }
-
-        // Chained files: a 1 s stereo link, then a 2 s mono one (Vorbis's also at another rate).
-        try sox(["-n", "-r", "44100", "-c", "2", "-b", "16", file("stereo.wav").path, "synth", "1", "sine", "440", "vol", "0.5"])
-        try sox(["-n", "-r", "22050", "-c", "1", "-b", "16", file("mono.wav").path, "synth", "2", "sine", "660", "vol", "0.5"])
-        // Distinct serial numbers: links of one serial would not be told apart.
-        try tool("oggenc", ["-Q", "-s", "1001", "-c", "TITLE=Chained", "-o", file("link1.ogg").path, file("stereo.wav").path])
-        try tool("oggenc", ["-Q", "-s", "1002", "-c", "TITLE=Link Two", "-o", file("link2.ogg").path, file("mono.wav").path])
-        try tool("opusenc", ["--quiet", "--serial", "2001", "--title", "Chained", file("stereo.wav").path, file("link1.opus").path])
-        try tool("opusenc", ["--quiet", "--serial", "2002", "--title", "Link Two", file("mono.wav").path, file("link2.opus").path])
-        for codec in ["ogg", "opus"] {
-            let glued = try Data(contentsOf: file("link1.\(codec)")) + Data(contentsOf: file("link2.\(codec)"))
-            try glued.write(to: file("chained.\(codec)"))
-        }
-        for name in ["tone.wav", "stereo.wav", "mono.wav", "link1.ogg", "link2.ogg", "link1.opus", "link2.opus"] {
-            try? FileManager.default.removeItem(at: file(name))
-        }
-        return OggFixtures(vorbis: file("tone.ogg"), opus: file("tone.opus"), vorbisGapless: pairs[0], opusGapless: pairs[1],
-                           vorbisChained: file("chained.ogg"), opusChained: file("chained.opus"))
-    }
-
-    /// METADATA_BLOCK_PICTURE: base64 of a FLAC picture block holding a front cover PNG.
-    private static func pictureComment(_ data: [UInt8]) -> String {
-        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xff) } }
-        let mime = Array("image/png".utf8)
-        let block = be32(3) + be32(mime.count) + mime + be32(0) + be32(2) + be32(2) + be32(24) + be32(0) + be32(data.count) + data
-        return Data(block).base64EncodedString()
-    }
-
-    private static func sox(_ arguments: [String]) throws {
-        try tool("sox", ["-q"] + arguments)
-    }
-
-    private static func tool(_ name: String, _ arguments: [String]) throws {
-        let result = try Shell.run(name, arguments, timeout: 60)
-        guard result.succeeded else { throw DaemonError("\(name) \(arguments.prefix(4)): \(result)") }
     }
 }
