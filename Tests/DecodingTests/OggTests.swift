@@ -248,6 +248,27 @@ import PlayerCore
         #expect(track.length == 1_500_000)
     }
 
+    // MARK: special files
+
+    /// The wrappers open the file themselves: a FIFO must not block, a directory or a missing
+    /// file gets the usual words (the decoders are also used without `AudioDecoders.open`).
+    @Test(arguments: Codec.allCases)
+    func specialFilesAreRefusedWithoutBlocking(_ codec: Codec) throws {
+        let dir = try Fixtures.makeDirectory()
+        let fifo = dir + "/fifo.\(codec.fileExtension)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let cases = [(fifo, "not a regular file"), (dir, "not a regular file"),
+                     (dir + "/missing.\(codec.fileExtension)", "file not found")]
+        for (path, reason) in cases {
+            let error = #expect(throws: DecodingError.self) { try codec.decoder(path) }
+            #expect(error?.reason == reason, "\(path): \(error?.reason ?? "-")")
+        }
+        let random = dir + "/random.\(codec.fileExtension)"
+        try Fixtures.write(OggBadInputTests.junk(4_096), to: random)
+        let error = #expect(throws: DecodingError.self) { try codec.decoder(random) }
+        #expect(error?.reason.hasPrefix(codec.notThisFormat) == true, "\(error?.reason ?? "-")")
+    }
+
     // MARK: chained files
 
     @Test(arguments: Codec.allCases)
