@@ -31,10 +31,16 @@ public final class OggOpusFile {
         }
         var callbacks = OpusFileSource.callbacks
         var error: Int32 = 0
+        source.sequentialLimit = Self.headerLimit
         // On failure opusfile frees what it made and does not close the source.
         guard let file = op_open_callbacks(Unmanaged.passUnretained(source).toOpaque(), &callbacks, nil, 0, &error) else {
+            if source.exceededLimit {
+                throw OpusError(function: "op_open_callbacks", code: OP_EREAD, message: "headers larger than \(Self.headerLimit >> 20) MiB")
+            }
             throw OpusError(function: "op_open_callbacks", code: error == 0 ? OP_EFAULT : error)
         }
+        // Decoding reads the whole file in one run.
+        source.sequentialLimit = nil
         self.file = file
         self.source = source
     }
@@ -42,6 +48,10 @@ public final class OggOpusFile {
     deinit {
         op_free(file)
     }
+
+    /// Opening refuses a file whose headers (read in one run, kept in memory by opusfile) are
+    /// larger: room for a 16 MiB cover in base64, and no more.
+    public static let headerLimit: Int64 = 24 << 20
 
     /// Bytes read from the file so far.
     public var bytesRead: Int64 { source.bytesRead }

@@ -29,13 +29,19 @@ public final class OggVorbisFile {
             throw VorbisError(function: "fstat", code: ENODEV, message: "not a regular file")
         }
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
+        source.sequentialLimit = Self.headerLimit
         let result = ov_open_callbacks(Unmanaged.passUnretained(source).toOpaque(), file, nil, 0,
                                        VorbisFileSource.callbacks)
         guard result == 0 else {
             // On failure vorbisfile has already cleared the struct (and never closes the source).
             file.deallocate()
+            if source.exceededLimit {
+                throw VorbisError(function: "ov_open_callbacks", code: OV_EREAD, message: "headers larger than \(Self.headerLimit >> 20) MiB")
+            }
             throw VorbisError(function: "ov_open_callbacks", code: result)
         }
+        // Decoding reads the whole file in one run.
+        source.sequentialLimit = nil
         self.file = file
         self.source = source
     }
@@ -44,6 +50,10 @@ public final class OggVorbisFile {
         ov_clear(file)
         file.deallocate()
     }
+
+    /// Opening refuses a file whose headers (read in one run, kept in memory by vorbisfile) are
+    /// larger: room for a 16 MiB cover in base64, and no more.
+    public static let headerLimit: Int64 = 24 << 20
 
     /// Bytes read from the file so far.
     public var bytesRead: Int64 { source.bytesRead }

@@ -11,8 +11,15 @@ import Musl
 /// here (in `deinit`) whether `ov_open_callbacks` succeeded or not.
 final class VorbisFileSource {
     let descriptor: Int32
-    /// Bytes handed to vorbisfile so far (for the "≤ 256 KiB read to queue a file" budget).
+    /// Bytes handed to LIB so far (for the "≤ 256 KiB read to queue a file" budget).
     private(set) var bytesRead: Int64 = 0
+    /// While set, a run of reads without a seek in between may not pass this many bytes: the
+    /// headers (a comment packet holding a cover) are read in one run while opening, and the
+    /// library keeps all of it in memory — a hostile file could make that gigabytes.
+    var sequentialLimit: Int64?
+    /// A read was refused because of `sequentialLimit`.
+    private(set) var exceededLimit = false
+    private var sinceSeek: Int64 = 0
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -27,10 +34,17 @@ final class VorbisFileSource {
                                         close_func: nil, tell_func: tellCallback)
 
     fileprivate func read(into pointer: UnsafeMutableRawPointer, count: Int) -> Int {
+        if let sequentialLimit, sinceSeek.saturatingAdd(count) > sequentialLimit {
+            exceededLimit = true
+            // vorbisfile tells an error from the end by errno.
+            errno = EFBIG
+            return 0
+        }
         while true {
             let result = Glibc.read(descriptor, pointer, count)
             if result >= 0 {
                 bytesRead += Int64(result)
+                sinceSeek += Int64(result)
                 // vorbisfile tells the end from an error by errno: 0 means the end.
                 if result == 0 { errno = 0 }
                 return result
@@ -40,7 +54,9 @@ final class VorbisFileSource {
     }
 
     fileprivate func seek(to offset: Int64, whence: Int32) -> Int32 {
-        lseek(descriptor, off_t(offset), whence) < 0 ? -1 : 0
+        guard lseek(descriptor, off_t(offset), whence) >= 0 else { return -1 }
+        sinceSeek = 0
+        return 0
     }
 
     fileprivate func tell() -> Int {
@@ -66,4 +82,11 @@ private func seekCallback(_ datasource: UnsafeMutableRawPointer?, _ offset: ogg_
 
 private func tellCallback(_ datasource: UnsafeMutableRawPointer?) -> Int {
     VorbisFileSource.source(datasource)?.tell() ?? -1
+}
+
+extension Int64 {
+    fileprivate func saturatingAdd(_ count: Int) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(Int64(count))
+        return overflow ? .max : sum
+    }
 }

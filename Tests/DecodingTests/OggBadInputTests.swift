@@ -124,6 +124,29 @@ import PlayerCore
         #expect(runs.map(\.frames) == [codec.outputRate(44_100)])
     }
 
+    /// Headers beyond what a 16 MiB cover needs are refused while opening: the library would
+    /// keep all of them in memory, and a hostile file could make that gigabytes.
+    @Test(arguments: Codec.allCases)
+    func headersOverTheLimitAreRefused(_ codec: Codec) throws {
+        let dir = try Fixtures.makeDirectory()
+        let path = dir + "/headers.\(codec.fileExtension)"
+        switch codec {
+        case .vorbis:
+            try Fixtures.makeVorbis(at: path, seconds: 0.5, tags: [("TITLE", "Heavy")])
+            try Fixtures.appendHugeVorbisComments(to: path, count: 260, bytes: 100_000)
+        case .opus:
+            try Fixtures.write(Fixtures.tinyPNG + [UInt8](repeating: 0, count: 20_000_000), to: dir + "/big.png")
+            try Fixtures.makeOpus(at: path, seconds: 0.5, tags: [("TITLE", "Heavy")], pictures: ["\(dir)/big.png"])
+        }
+        let expected = "headers larger than 24 MiB"
+        let read = #expect(throws: DecodingError.self) { try TrackReader.read(path: path) }
+        #expect(read?.reason == "\(codec.notThisFormat): \(expected)")
+        let cover = #expect(throws: DecodingError.self) { try TrackReader.coverArt(path: path) }
+        #expect(cover?.reason.hasSuffix(expected) == true, "\(cover?.reason ?? "-")")
+        let open = #expect(throws: DecodingError.self) { try AudioDecoders.open(path: FilePath(path)!) }
+        #expect(open?.reason.hasSuffix(expected) == true, "\(open?.reason ?? "-")")
+    }
+
     @Test(arguments: Damage.allCases, Codec.allCases)
     func decoderFailsCleanlyOrDecodesShort(_ damage: Damage, _ codec: Codec) throws {
         let path = try Self.make(damage, codec)
