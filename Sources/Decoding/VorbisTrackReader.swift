@@ -1,12 +1,28 @@
 import PlayerCore
+import VorbisKit
 
-/// Tags, exact length, ReplayGain and cover of a Vorbis file. (Skeleton: filled in by the Vorbis adapter.)
+/// Tags, exact length, ReplayGain and cover of an Ogg Vorbis file.
+///
+/// Reads the headers and the end of the file (vorbisfile finds the last granule position with
+/// a seek), never the audio in between: a few tens of KiB for an ordinary file.
 enum VorbisTrackReader {
+    /// The track: Vorbis comments of the first link through `VorbisCommentMapping` (several
+    /// ARTIST → several artists, REPLAYGAIN_* → `replayGain`), the exact length of all links.
+    ///
+    /// Throws "not an Ogg Vorbis file: …" for bytes vorbisfile refuses, "no audio in it" for
+    /// a file with headers and no samples.
     static func read(path: FilePath) throws(DecodingError) -> Track {
-        throw DecodingError(path: path, reason: "Vorbis is not supported yet")
+        let file = try OggVorbisFile.opened(path: path)
+        let links = try VorbisDecoder.links(of: file, path: path)
+        guard links.totalFrames > 0 else { throw DecodingError(path: path, reason: "no audio in it") }
+        var track = VorbisCommentMapping.track(path: path, comments: OggComments.pairs { file.forEachComment(link: 0, $0) })
+        track.length = links.duration
+        return track
     }
 
+    /// The METADATA_BLOCK_PICTURE of the first link: the front cover, else the first picture.
     static func coverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
-        throw DecodingError(path: path, reason: "Vorbis is not supported yet")
+        let file = try OggVorbisFile.opened(path: path)
+        return OggComments.cover { file.forEachComment(link: 0, $0) }
     }
 }

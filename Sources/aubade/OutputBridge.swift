@@ -133,6 +133,10 @@ final class OutputBridge {
             let format = decoder.format
             return PCMSource(format: AudioOutput.PCMFormat(sampleRate: format.sampleRate, channels: format.channels)) { buffer in
                 let count = try decoder.read(into: buffer)
+                // A chained Ogg file may change rate or channels midway (the decoder's format
+                // follows); the stream was made for the first format, so the track ends there
+                // rather than playing samples in the wrong format.
+                guard decoder.format == format else { return 0 }
                 gain.apply(to: buffer, count: count)
                 return count
             }

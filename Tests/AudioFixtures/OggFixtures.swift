@@ -1,0 +1,72 @@
+import Foundation
+
+/// Ogg Vorbis and Opus files made with the Debian tools: sox for the tone, oggenc / opusenc to
+/// encode it with tags (and vorbiscomment for comment blocks too big for a command line).
+extension Fixtures {
+    /// A 1×1 PNG, for covers.
+    public static let tinyPNG: [UInt8] = [
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+        0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0x00,
+        0x00, 0x03, 0x01, 0x01, 0x00, 0xc9, 0xfe, 0x92, 0xef, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+        0x44, 0xae, 0x42, 0x60, 0x82,
+    ]
+
+    /// A sine-tone Ogg Vorbis file; `tags` become comments (`oggenc -c KEY=value`, repeatable).
+    /// `seconds` 0 makes a file with headers and no audio.
+    public static func makeVorbis(at path: String, seconds: Double = 1.5, rate: Int = 44_100, channels: Int = 2,
+                                  tags: [(String, String)] = [], frequency: Int = 440) throws {
+        let wav = path + ".source.wav"
+        try makeTone(at: wav, seconds: seconds, rate: rate, channels: channels, frequency: frequency)
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        // oggenc seeds its serial number with the time: two files made in the same second would
+        // share it, and glued together they would not make a chained file.
+        let serial = String(UInt32.random(in: 1...0x7fff_ffff))
+        try run("oggenc", ["-Q", "-s", serial] + tags.flatMap { ["-c", "\($0.0)=\($0.1)"] } + ["-o", path, wav])
+    }
+
+    /// A sine-tone Opus file. TITLE and ARTIST go through `--title`/`--artist`, other tags
+    /// through `--comment KEY=value`; `pictures` are `--picture` specifications
+    /// ("3||||cover.png": a front cover). `seconds` 0 makes a file with no audio.
+    public static func makeOpus(at path: String, seconds: Double = 1.5, rate: Int = 48_000, channels: Int = 2,
+                                tags: [(String, String)] = [], pictures: [String] = [], frequency: Int = 440) throws {
+        let wav = path + ".source.wav"
+        try makeTone(at: wav, seconds: seconds, rate: rate, channels: channels, frequency: frequency)
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        var options: [String] = ["--quiet"]
+        for (key, value) in tags {
+            switch key.uppercased() {
+            case "TITLE": options += ["--title", value]
+            case "ARTIST": options += ["--artist", value]
+            default: options += ["--comment", "\(key)=\(value)"]
+            }
+        }
+        options += pictures.flatMap { ["--picture", $0] }
+        try run("opusenc", options + [wav, path])
+    }
+
+    /// A METADATA_BLOCK_PICTURE comment value: base64 of a FLAC picture block of `type`.
+    public static func pictureComment(type: UInt32, mimeType: String = "image/png", data: [UInt8]) -> String {
+        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xff) } }
+        let mime = Array(mimeType.utf8)
+        let block = be32(Int(type)) + be32(mime.count) + mime + be32(0) + be32(1) + be32(1) + be32(24) + be32(0)
+            + be32(data.count) + data
+        return Data(block).base64EncodedString()
+    }
+
+    /// Adds `count` comments `key=xxx…` of `bytes` characters each to a Vorbis file
+    /// (vorbiscomment reads them from a file: a command line could not hold megabytes).
+    public static func appendHugeVorbisComments(to path: String, key: String = "COMMENT", count: Int, bytes: Int) throws {
+        let list = path + ".comments.txt"
+        let line = key + "=" + String(repeating: "x", count: bytes) + "\n"
+        try String(repeating: line, count: count).write(toFile: list, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: list) }
+        try run("vorbiscomment", ["-a", "-c", list, path])
+    }
+
+    /// A WAV of a sine tone at half amplitude; 0 seconds gives a WAV without samples.
+    static func makeTone(at path: String, seconds: Double, rate: Int, channels: Int, frequency: Int) throws {
+        let length = seconds > 0 ? ["synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"] : ["trim", "0", "0"]
+        try run("sox", ["-q", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path] + length)
+    }
+}
