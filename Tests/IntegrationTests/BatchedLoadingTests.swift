@@ -17,7 +17,7 @@ final class BatchedLoadingTests: AubadeTestCase {
     }
 
     func testAFolderOnASlowDiskStartsPlayingBeforeItIsAllRead() throws {
-        // Three albums of one track each, read from a disk whose every read() takes 50 ms.
+        // Three albums of one track each, read from a disk whose every read() takes 0.1 s.
         let library = TestRunDirectory.url.appendingPathComponent("library-\(UUID().uuidString)", isDirectory: true)
         self.library = library
         for (index, track) in fixtures.shortTracks.enumerated() {
@@ -28,7 +28,7 @@ final class BatchedLoadingTests: AubadeTestCase {
         let disk = try SlowFileSystem(serving: library)
         self.disk = disk
         let daemon = try startDaemon([String]())
-        disk.makeSlow(0.05, for: daemon.pid)
+        disk.makeSlow(0.1, for: daemon.pid)
         let started = Date()
         let reply = try Bus.player("OpenUri", ["string:\(disk.mountPoint.absoluteString)"])
         let answered = Date().timeIntervalSince(started)
