@@ -58,7 +58,7 @@ test: deps
 # 60 s. AUBADE_BENCH_RUNS repetitions (default 3); about 8 minutes each. Writes
 # .build/bench/streams.{md,json} (needs icecast2: scripts/install-deps).
 # Then the library benchmark (issue 12): Aubade's release binary on a generated library of 500
-# four-minute tracks (MP3 CBR/VBR with and without Xing/Info headers, FLAC, Opus; about 3.5 GB,
+# four-minute tracks (MP3 CBR/VBR with and without Xing/Info headers, FLAC, Opus; about 3.9 GB,
 # made once and cached in .build/bench/library), cold page cache (drop_caches as root): time
 # and bytes read to queue the folder, first audio at the sink, the same after a restart (warm
 # index), beside mpd's `mpc update --wait` on the same folder; decode CPU per minute of FLAC and
@@ -69,7 +69,7 @@ test: deps
 # four. E.g. BENCH=peers or BENCH=library runs that benchmark alone, BENCH="peers streams" both.
 PEERS ?=
 BENCH ?= all
-PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2
+PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2 mpc
 
 bench: deps
 	@for part in $(BENCH); do \

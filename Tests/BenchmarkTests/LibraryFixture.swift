@@ -5,7 +5,8 @@ import Foundation
 /// from a handful of base files encoded once from one "music-like" noise (pink noise under a
 /// sine sweep, so sizes are realistic: MP3 6–10 MB, FLAC ≈ 18 MB, Opus ≈ 4 MB):
 /// - MP3: CBR 192 and 256 kb/s with lame's Info header, CBR 320 without (`lame -t`), VBR -V0
-///   with a Xing header, VBR -V2 without (the case whose length can only be estimated);
+///   (at least 256 kb/s) with a Xing header, VBR -V2 (at least 192 kb/s) without (the case whose
+///   length can only be estimated);
 /// - FLAC (-5) and Opus (128 kb/s).
 /// Of each 25 tracks, 21 are MP3 (the five kinds in turn), 2 FLAC, 2 Opus; track 1 is an MP3.
 /// Every track is a real copy (its own inode, so a cold page cache is cold for each) whose tags
@@ -13,10 +14,11 @@ import Foundation
 /// fixed width whose digits are overwritten in each copy — in the ID3v2 tag, the FLAC
 /// VORBIS_COMMENT block, or the OpusTags packet (whose Ogg page CRC is then recomputed).
 ///
-/// Cached in `directory` (`.build/bench/library`): a `manifest.json` written last lists every
-/// file and its size; a run finding it complete reuses the library and says so.
+/// Cached in `directory` (`.build/bench/library`, the bases in `.build/bench/library-bases`): a
+/// `manifest.json` written last lists every file and its size; a run finding it complete reuses
+/// the library and says so.
 struct LibraryFixture {
-    static let version = 1
+    static let version = 2
     let directory: URL
     var count = 500
     var seconds = 240
@@ -32,9 +34,9 @@ struct LibraryFixture {
     static let bases: [Base] = [
         Base(name: "cbr192-info", ext: "mp3", encoder: "lame") { ["--quiet", "-b", "192", "--id3v2-only"] + tags + [$0, $1] },
         Base(name: "cbr320-noheader", ext: "mp3", encoder: "lame") { ["--quiet", "-b", "320", "-t", "--id3v2-only"] + tags + [$0, $1] },
-        Base(name: "vbr0-xing", ext: "mp3", encoder: "lame") { ["--quiet", "-V", "0", "--id3v2-only"] + tags + [$0, $1] },
+        Base(name: "vbr0-xing", ext: "mp3", encoder: "lame") { ["--quiet", "-V", "0", "-b", "256", "--id3v2-only"] + tags + [$0, $1] },
         Base(name: "cbr256-info", ext: "mp3", encoder: "lame") { ["--quiet", "-b", "256", "--id3v2-only"] + tags + [$0, $1] },
-        Base(name: "vbr2-noheader", ext: "mp3", encoder: "lame") { ["--quiet", "-V", "2", "-t", "--id3v2-only"] + tags + [$0, $1] },
+        Base(name: "vbr2-noheader", ext: "mp3", encoder: "lame") { ["--quiet", "-V", "2", "-b", "192", "-t", "--id3v2-only"] + tags + [$0, $1] },
         Base(name: "flac", ext: "flac", encoder: "flac") {
             ["-s", "-5", "-f", "--tag=TITLE=Title 00000", "--tag=ARTIST=Artist 00000", "--tag=ALBUM=Album 00000",
              "--tag=TRACKNUMBER=1", "-o", $1, $0]
@@ -61,7 +63,8 @@ struct LibraryFixture {
     }
 
     var manifest: URL { directory.appendingPathComponent("manifest.json") }
-    var basesDirectory: URL { directory.appendingPathComponent(".bases", isDirectory: true) }
+    /// Beside the library, not in it: mpd does not skip hidden folders.
+    var basesDirectory: URL { directory.deletingLastPathComponent().appendingPathComponent("library-bases", isDirectory: true) }
     func base(_ index: Int) -> URL {
         basesDirectory.appendingPathComponent("base-\(Self.bases[index].name).\(Self.bases[index].ext)")
     }
@@ -72,8 +75,10 @@ struct LibraryFixture {
         if isComplete() { return "reused the cached library in \(directory.path) (\(count) tracks; delete it to regenerate)" }
         let started = Date()
         try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: basesDirectory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: basesDirectory, withIntermediateDirectories: true)
-        let wav = directory.appendingPathComponent(".music.wav")
+        let wav = basesDirectory.appendingPathComponent("music.wav")
         defer { try? FileManager.default.removeItem(at: wav) }
         let sox = try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav.path,
                                         "synth", "\(seconds)", "pinknoise", "vol", "0.5",
@@ -128,16 +133,20 @@ struct LibraryFixture {
         var head = [UInt8](try handle.read(upToCount: 256 * 1024) ?? Data())
         let values = [("Title ", number), ("Artist ", (number - 1) / 50), ("Album ", (number - 1) / 10)]
         var touched: [Int] = []
+        // Latin-1/UTF-8 (Vorbis comments) or UTF-16LE (lame's ID3v2 frames): ASCII either way.
+        func wide(_ text: String) -> [UInt8] { Array(text.utf8).flatMap { [$0, 0] } }
         for (label, value) in values {
-            let needle = Array((label + "00000").utf8)
-            let digits = Array(String(format: "%05d", value).utf8)
             var found = false
-            var at = 0
-            while let offset = find(needle, in: head, from: at) {
-                head.replaceSubrange((offset + label.utf8.count)..<(offset + needle.count), with: digits)
-                touched.append(offset)
-                found = true
-                at = offset + needle.count
+            for (encode, unit) in [({ (text: String) in Array(text.utf8) }, 1), (wide, 2)] {
+                let needle = encode(label + "00000")
+                let digits = encode(String(format: "%05d", value))
+                var at = 0
+                while let offset = find(needle, in: head, from: at) {
+                    head.replaceSubrange((offset + label.utf8.count * unit)..<(offset + needle.count), with: digits)
+                    touched.append(offset)
+                    found = true
+                    at = offset + needle.count
+                }
             }
             guard found else { throw DaemonError("no placeholder “\(label)00000” in \(url.lastPathComponent)") }
         }

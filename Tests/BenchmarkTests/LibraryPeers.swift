@@ -107,7 +107,7 @@ struct LibraryDecodeCPU {
                 theirs = "\(item.tool): failed or not installed"
             }
             values["tool"] = item.tool
-            figures.append(LibraryFigure(key: "decode\(item.format.prefix(4).filter(\.isLetter))",
+            figures.append(LibraryFigure(key: "decode" + (item.format.split(separator: " ").first.map(String.init) ?? item.format),
                                          text: "decode CPU per minute of \(item.format) audio: \(ours), \(theirs)",
                                          values: values, target: nil))
         }

@@ -12,7 +12,7 @@ struct QueueSample {
     var firstAudioMs: Double?
 
     var detail: String {
-        String(format: "reply %.0f ms, %d tracks at %.0f ms, read_bytes %d, rchar %d, first audio %@", replyMs, queued, queueMs,
+        String(format: "reply %.0f ms, %ld tracks at %.0f ms, read_bytes %ld, rchar %ld, first audio %@", replyMs, queued, queueMs,
                io.readBytes, io.rchar, firstAudioMs.map { String(format: "%.0f ms", $0) } ?? "none")
     }
 
@@ -56,7 +56,7 @@ struct LibrarySession {
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        _ = try settle(expected: Int.max, since: Date())
+        _ = try settle(expected: Int.max, quiet: 2)
         return daemon
     }
 
@@ -64,14 +64,15 @@ struct LibrarySession {
         try client.get(Self.trackList, "Tracks").value?.asObjectPathArray?.count ?? 0
     }
 
-    /// Polls Tracks until it holds `expected` ids or has not changed for 2 s; returns the count
+    /// Polls Tracks until it holds `expected` ids or has not changed for `quiet` seconds (a build
+    /// that answers OpenUri before queueing everything may pause between batches); returns the count
     /// and, if it grew while polled, when it last did and the process's I/O counters then.
-    private func settle(expected: Int, since: Date, pid: pid_t? = nil) throws -> (count: Int, at: Stamp?, io: ProcIO?) {
+    private func settle(expected: Int, quiet: TimeInterval = 5, pid: pid_t? = nil) throws -> (count: Int, at: Stamp?, io: ProcIO?) {
         var count = try trackCount()
         var at: Stamp?
         var io: ProcIO?
         var changed = Date()
-        while count < expected, Date().timeIntervalSince(changed) < 2 {
+        while count < expected, Date().timeIntervalSince(changed) < quiet {
             Thread.sleep(forTimeInterval: 0.02)
             let now = try trackCount()
             if now != count {
@@ -84,11 +85,14 @@ struct LibrarySession {
         return (count, at, io)
     }
 
+    /// `queued`: how many tracks Tracks gained.
     /// Stop, silence, the cache dropped (`dropping` files; nil: nothing dropped), then
     /// OpenUri of `folder`, timed.
     func queue(_ folder: URL, daemon: Spawned, expected: Int, dropping: [URL]?) throws -> QueueSample {
         _ = try client.call(Self.player, "Stop")
         Thread.sleep(forTimeInterval: 0.7)
+        // OpenUri adds to what is queued (a restarted daemon restores its queue): count the new ones.
+        let already = try trackCount()
         if let dropping { try PageCache.drop(files: dropping) }
         final class Reply: @unchecked Sendable {
             let condition = NSCondition()
@@ -116,7 +120,7 @@ struct LibrarySession {
         if case .failure(let error) = outcome.0 { throw DaemonError("OpenUri of the library failed: \(error)") }
         let replied = outcome.1
         var io = (outcome.2 ?? before) - before
-        let settled = try settle(expected: expected, since: Date(), pid: pid)
+        let settled = try settle(expected: already + expected, pid: pid)
         var end = replied
         if let grew = settled.at, let later = settled.io {
             end = grew
@@ -127,7 +131,7 @@ struct LibrarySession {
         if let loud = recorder.waitForLoud(from: from, timeout: 30), let at = recorder.time(ofByte: loud) {
             firstAudio = (Double(at) - Double(sent.monotonic)) / 1e6
         }
-        return QueueSample(replyMs: sent.milliseconds(to: replied), queueMs: sent.milliseconds(to: end), queued: settled.count,
+        return QueueSample(replyMs: sent.milliseconds(to: replied), queueMs: sent.milliseconds(to: end), queued: settled.count - already,
                            io: io, firstAudioMs: firstAudio)
     }
 }
