@@ -57,16 +57,19 @@ test: deps
 # and an icecast2 restart: audio again, silence heard, whether each player comes back within
 # 60 s. AUBADE_BENCH_RUNS repetitions (default 3); about 8 minutes each. Writes
 # .build/bench/streams.{md,json} (needs icecast2: scripts/install-deps).
-# Then the library benchmark (issue 12): 200 distinct ~5 MB MP3s (CBR with and without an Info
-# frame, VBR), evicted from the page cache (posix_fadvise, no root needed), queued by the release
-# daemon with one AddTrack: bytes read per file (/proc/<pid>/io read_bytes, rchar, syscr) and
-# the time, then again by a new daemon with the tag index warm. Writes .build/bench/library.json.
+# Then the library benchmark (issue 12): Aubade's release binary on a generated library of 500
+# four-minute tracks (MP3 CBR/VBR with and without Xing/Info headers, FLAC, Opus; about 3.9 GB,
+# made once and cached in .build/bench/library), cold page cache (drop_caches as root): time
+# and bytes read to queue the folder, first audio at the sink, the same after a restart (warm
+# index), beside mpd's `mpc update --wait` on the same folder; decode CPU per minute of FLAC and
+# Opus beside flac -d and opusdec; VmRSS with 10,000 mixed tracks queued. On PulseAudio; writes
+# .build/bench/library.{md,json}. The first run spends a few minutes encoding the library.
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library; all (the default) is all four.
-# E.g. BENCH=peers or BENCH=streams runs that benchmark alone, BENCH="peers streams" both.
+# the debug build, PulseAudio and PipeWire), peers, streams, library; all (the default) is all
+# four. E.g. BENCH=peers or BENCH=library runs that benchmark alone, BENCH="peers streams" both.
 PEERS ?=
 BENCH ?= all
-PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2
+PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2 mpc
 
 bench: deps
 	@for part in $(BENCH); do \
@@ -107,8 +110,8 @@ bench: deps
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.StreamBenchmarkTests' || status=$$?; \
 	fi; \
 	if wants library; then \
-	rm -f .build/bench/library.json; \
-	echo "=== make bench: queueing a folder of full-size MP3s, cold page cache, then with the tag index (release binary, PulseAudio)"; \
+	rm -f .build/bench/library.json .build/bench/library.md; \
+	echo "=== make bench: a 500-track library, cold and warm, beside mpd, on PulseAudio"; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
 	    scripts/audio-session --server pulseaudio -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.LibraryBenchmarkTests' || status=$$?; \

@@ -1,27 +1,34 @@
 import DBusKit
-import Dispatch
-import Synchronization
 import Foundation
 import XCTest
 
-/// Queueing a library folder of full-size MP3s (issue 12), run by `make bench BENCH=library`
-/// (skipped unless `AUBADE_BENCH=1`), with the RELEASE daemon (`AUBADE_BINARY`):
-/// - 200 distinct files of ~5 MB (AUBADE_BENCH_LIBRARY_FILES to change): a third CBR 192 kb/s
-///   with a LAME Info frame, a third CBR without one (`lame -t`: the length is estimated), a
-///   third VBR (-V 0 with a Xing frame); each with its own ID3v2 tag in front of one of three
-///   encoded streams (encoding 200 × 3.5 minutes would take longer than the benchmark);
-/// - evicted from the page cache (fsync + posix_fadvise DONTNEED per file: no root needed);
-/// - the daemon's own /proc/<pid>/io deltas around AddTrack of the folder: read_bytes (what
-///   came from the disk), rchar (what read(2) returned, cache or not) and syscr, per file,
-///   and the AddTrack round trip;
-/// - then the same folder again with a new daemon in the same home, the files evicted again:
-///   the tag index answers, no audio file is opened.
-/// Prints BENCHMARK lines and writes `library.json` beside the other benchmark files.
-/// A benchmark, not a test: it fails only when it cannot measure at all.
+/// The library benchmark of issue 12, run by `make bench BENCH=library` on PulseAudio
+/// (skipped unless `AUBADE_BENCH=1`). Aubade is the binary in `AUBADE_BINARY` (`make bench`
+/// builds a release one), started as `aubade serve` with an empty queue and its own HOME.
+///
+/// On the generated 500-track library (`LibraryFixture`, cached in `.build/bench/library`):
+/// - cold: page cache dropped (`PageCache.drop`), then OpenUri(file:///…/library/): the time
+///   to the reply and to Tracks holding every track the build can play (OpenUri answers once
+///   the folder is queued; Tracks is polled after it in case a build queues in steps), bytes
+///   read meanwhile (/proc/PID/io deltas), the first audio at `headphones.monitor` after the call;
+/// - warm: the daemon stopped (SIGTERM) and started again with the same HOME (whatever index
+///   or state it keeps), the page cache dropped again, the same OpenUri; then once more
+///   without dropping anything (index and page cache both warm);
+/// - mpd (`mpd --no-daemon`, a private config with this music_directory and a null output):
+///   `mpc update --wait` after a cache drop, then a rescan of the unchanged folder, cold too;
+/// - decode CPU per minute of audio, in this process (`AudioDecoders.open` + reads) beside
+///   `flac -d -c`, `opusdec` and `mpg123 -t` (child rusage);
+/// - VmRSS of a fresh daemon before and after AddTrack of 10,000 hard links to the base files.
+/// Prints `BENCHMARK [library] …` lines; writes `library.json` and `library.md`.
+/// A benchmark, not a test: it fails only when it cannot measure Aubade at all.
 final class LibraryBenchmarkTests: XCTestCase {
-    private static let fileCount = Int(ProcessInfo.processInfo.environment["AUBADE_BENCH_LIBRARY_FILES"] ?? "") ?? 200
-    private var workDirectory: URL!
-    private var daemons: [Daemon] = []
+    private var work: URL!
+    private var aubadeBinary = ""
+    private var fixture: LibraryFixture!
+    private var live: [Spawned] = []
+    private var linkFolder: URL?
+    private var notes: [String] = []
+    private var figures: [LibraryFigure] = []
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -32,174 +39,160 @@ final class LibraryBenchmarkTests: XCTestCase {
         if try Bus.nameHasOwner(Daemon.busName) {
             throw DaemonError("\(Daemon.busName) is already owned: another aubade runs on this bus")
         }
-        workDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("aubade-library-bench-\(getpid())", isDirectory: true)
-        try? FileManager.default.removeItem(at: workDirectory)
-        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        aubadeBinary = try Daemon.binaryPath()
+        work = TestRunDirectory.url.appendingPathComponent("library", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let count = Int(ProcessInfo.processInfo.environment["AUBADE_BENCH_LIBRARY_TRACKS"] ?? "").flatMap { $0 >= 25 ? $0 : nil } ?? 500
+        fixture = LibraryFixture(directory: BenchmarkFiles.directory.appendingPathComponent("library", isDirectory: true),
+                                 count: count)
     }
 
     override func tearDown() {
-        for daemon in daemons { daemon.stop() }
-        daemons.removeAll()
-        if let workDirectory { try? FileManager.default.removeItem(at: workDirectory) }
+        for process in live.reversed() { process.stop(grace: 5) }
+        live.removeAll()
+        if let linkFolder { try? FileManager.default.removeItem(at: linkFolder) }
+        if let work { try? FileManager.default.removeItem(at: work) }
         super.tearDown()
     }
 
-    private struct Counters {
-        var readBytes = 0, rchar = 0, syscr = 0
+    func testLibrary() throws {
+        let disk = (try? Shell.run("df", ["-h", BenchmarkFiles.directory.deletingLastPathComponent().path]))?.trimmedOutput ?? "?"
+        print("BENCHMARK [library] disk before: \(disk.split(separator: "\n").last.map(String.init) ?? disk)")
+        let prepared = try fixture.prepare()
+        print("BENCHMARK [library] \(prepared)")
+        notes.append(prepared)
+        let files = fixture.files
+        let total = fixture.totalBytes()
+        let library = String(format: "%d tracks of %d s (%d MP3 in 5 kinds, %d FLAC, %d Opus), %.2f GB", files.count,
+                             fixture.seconds, files.filter { $0.pathExtension == "mp3" }.count,
+                             files.filter { $0.pathExtension == "flac" }.count, files.filter { $0.pathExtension == "opus" }.count,
+                             Double(total) / 1e9)
+        print("BENCHMARK [library] library: \(library)")
+        let how = try PageCache.drop(files: files)
+        print("BENCHMARK [library] cold cache: \(how)")
+        notes += ["Library: \(library)", "Cold cache: \(how)", "Aubade binary: \(aubadeBinary)"
+                  + ((ProcessInfo.processInfo.environment["AUBADE_BINARY"] ?? "").isEmpty ? " (not AUBADE_BINARY: probably a debug build)" : "")]
 
-        static func of(_ pid: Int32) throws -> Counters {
-            let text = try String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)
-            var values: [String: Int] = [:]
-            for line in text.split(separator: "\n") {
-                let parts = line.split(separator: ":")
-                if parts.count == 2 { values[String(parts[0])] = Int(parts[1].trimmingCharacters(in: .whitespaces)) }
+        let client = try NativeBusClient(label: "library-bench")
+        let recorder = try MonitorRecorder(logPath: work.appendingPathComponent("parec.log").path)
+        live.append(recorder.process)
+        try recorder.waitUntilFlowing()
+        let session = LibrarySession(binary: aubadeBinary, work: work, client: client, recorder: recorder,
+                                     register: { [unowned self] in live.append($0) })
+
+        let home = work.appendingPathComponent("home-aubade", isDirectory: true)
+        var daemon = try session.start(home: home)
+        let cold = try session.queue(fixture.directory, daemon: daemon, expected: files.count, dropping: files)
+        print("BENCHMARK [library] Aubade cold detail: \(cold.detail)")
+        let rssLibrary = ProcAccounting.statusKilobytes(daemon.pid, "VmRSS") ?? 0
+        daemon.stop(grace: 10)
+        daemon = try session.start(home: home)
+        let warm = try session.queue(fixture.directory, daemon: daemon, expected: files.count, dropping: files)
+        print("BENCHMARK [library] Aubade warm (restarted) detail: \(warm.detail)")
+        let hot = try session.queue(fixture.directory, daemon: daemon, expected: files.count, dropping: nil)
+        print("BENCHMARK [library] Aubade hot (re-added) detail: \(hot.detail)")
+        daemon.stop(grace: 10)
+
+        var mpd: MPDScan?
+        if (try? Shell.which("mpd")) == nil || (try? Shell.which("mpc")) == nil {
+            notes.append("mpd: not installed (apt-get install mpd mpc); no mpd figures")
+        } else {
+            do {
+                mpd = try LibraryMPD(work: work, register: { [unowned self] in live.append($0) }).scan(fixture.directory, files: files)
+            } catch {
+                notes.append("mpd: failed, no mpd figures: \(error)")
             }
-            return Counters(readBytes: values["read_bytes"] ?? 0, rchar: values["rchar"] ?? 0, syscr: values["syscr"] ?? 0)
         }
+        for note in notes where note.hasPrefix("mpd:") { print("BENCHMARK [library] \(note)") }
+        addQueueFigures(cold: cold, warm: warm, hot: hot, mpd: mpd, files: files.count, rssLibrary: rssLibrary)
 
-        static func - (a: Counters, b: Counters) -> Counters {
-            Counters(readBytes: a.readBytes - b.readBytes, rchar: a.rchar - b.rchar, syscr: a.syscr - b.syscr)
+        for figure in LibraryDecodeCPU(work: work).measure(fixture: fixture) { figures.append(figure) }
+        if let figure = try? memoryFigure(session: session) { figures.append(figure) }
+        recorder.stop()
+        for figure in figures { print(figure.line) }
+        try LibraryReport.write(figures: figures, notes: notes, facts: ["tracks": files.count, "libraryBytes": total])
+        XCTAssertGreaterThan(cold.queued, 0, "Aubade queued nothing of the library")
+    }
+
+    // MARK: Figures
+
+    private func addQueueFigures(cold: QueueSample, warm: QueueSample, hot: QueueSample, mpd: MPDScan?,
+                                 files: Int, rssLibrary: Int) {
+        let perFile = Double(cold.io.readBytes) / Double(files)
+        let coverage = cold.queued == files ? "all \(files) tracks" : "\(cold.queued) of \(files) tracks (the rest refused by this build)"
+        figures.append(LibraryFigure(
+            key: "coldQueue", text: String(format: "Aubade, cold cache, no index: OpenUri(folder) → %@ queued: %.0f ms (reply %.0f ms)",
+                                           coverage, cold.queueMs, cold.replyMs),
+            values: cold.json, target: mpd.map { (text: "≤ mpd's update, \(String(format: "%.0f", $0.update.ms)) ms", met: cold.queueMs <= $0.update.ms) }))
+        figures.append(LibraryFigure(
+            key: "coldBytes", text: String(format: "Aubade, cold: read_bytes %.1f KiB per file (%.1f MB in all), rchar %.1f KiB per file",
+                                           perFile / 1024, Double(cold.io.readBytes) / 1e6, Double(cold.io.rchar) / Double(files) / 1024),
+            values: ["readBytes": cold.io.readBytes, "rchar": cold.io.rchar, "files": files],
+            target: (text: "≤ 256 KiB per file", met: perFile <= 256 * 1024)))
+        figures.append(LibraryFigure(
+            key: "coldFirstAudio", text: "Aubade, cold: OpenUri → first track audible at the sink: " + (cold.firstAudioMs.map { String(format: "%.0f ms", $0) } ?? "no audio"),
+            values: ["ms": cold.firstAudioMs ?? -1], target: nil))
+        let speedup = warm.queueMs > 0 ? cold.queueMs / warm.queueMs : 0
+        figures.append(LibraryFigure(
+            key: "warmQueue", text: String(format: "Aubade, restarted with its index (if this build keeps one; without, this is just a second cold scan), cold page cache: %d queued in %.0f ms (reply %.0f ms), %.1f× faster than cold; read_bytes %.1f KiB, rchar %.1f KiB per file; first audio %@",
+                                           warm.queued, warm.queueMs, warm.replyMs, speedup, Double(warm.io.readBytes) / Double(files) / 1024,
+                                           Double(warm.io.rchar) / Double(files) / 1024, warm.firstAudioMs.map { String(format: "%.0f ms", $0) } ?? "none"),
+            values: warm.json.merging(["speedup": speedup]) { $1 }, target: (text: "≥ 20× faster than cold", met: speedup >= 20)))
+        figures.append(LibraryFigure(
+            key: "hotQueue", text: String(format: "Aubade, same daemon, folder re-added, index and page cache warm: %d queued in %.0f ms, %.1f× faster than cold; read_bytes %.1f KiB, rchar %.1f KiB per file; first audio %@",
+                                          hot.queued, hot.queueMs, hot.queueMs > 0 ? cold.queueMs / hot.queueMs : 0,
+                                          Double(hot.io.readBytes) / Double(files) / 1024, Double(hot.io.rchar) / Double(files) / 1024,
+                                          hot.firstAudioMs.map { String(format: "%.0f ms", $0) } ?? "none"),
+            values: hot.json, target: nil))
+        figures.append(LibraryFigure(
+            key: "rssLibrary", text: String(format: "Aubade VmRSS with the library queued (cold run): %.1f MiB", Double(rssLibrary) / 1024),
+            values: ["kiB": rssLibrary], target: nil))
+        if let mpd {
+            for (key, label, run) in [("mpdUpdate", "mpd, cold cache, empty database: mpc update --wait", mpd.update),
+                                      ("mpdRescan", "mpd, cold cache, unchanged folder: mpc update --wait again", mpd.rescan)] {
+                figures.append(LibraryFigure(
+                    key: key, text: String(format: "%@: %.0f ms, %d songs in its database; read_bytes %.1f KiB, rchar %.1f KiB per file",
+                                           label, run.ms, mpd.songs, Double(run.io.readBytes) / Double(files) / 1024,
+                                           Double(run.io.rchar) / Double(files) / 1024),
+                    values: ["ms": run.ms, "readBytes": run.io.readBytes, "rchar": run.io.rchar, "songs": mpd.songs], target: nil))
+            }
+            notes.append("mpd: \(mpd.version); its rchar stays near zero (its reads do not go through the read(2) calls "
+                + "rchar counts), so compare read_bytes; \(mpd.songs) songs in its database after the scan")
         }
     }
 
-    func testQueueingALibraryFolder() throws {
-        let count = Self.fileCount
-        let setupStart = Date()
-        let (folder, totalBytes) = try makeLibrary(count: count)
-        let setupSeconds = Date().timeIntervalSince(setupStart)
-        let home = workDirectory.appendingPathComponent("home", isDirectory: true)
-        let index = home.appendingPathComponent(".cache/aubade/tags.index")
-
-        try evict(folder)
-        let (cold, coldSeconds) = try add(folder, count: count, home: home)
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while !FileManager.default.fileExists(atPath: index.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: index.path), "the tag index was not saved")
-        for daemon in daemons { daemon.stop() }
-        daemons.removeAll()
-
-        try evict(folder)
-        let (warm, warmSeconds) = try add(folder, count: count, home: home)
-        let indexBytes = (try? FileManager.default.attributesOfItem(atPath: index.path)[.size] as? Int) ?? 0
-
-        let mib = Double(totalBytes) / 1_048_576
-        func perFile(_ c: Counters) -> String {
-            String(format: "read_bytes %.1f KiB, rchar %.1f KiB, %.1f read calls per file",
-                   Double(c.readBytes) / 1024 / Double(count), Double(c.rchar) / 1024 / Double(count), Double(c.syscr) / Double(count))
-        }
-        var lines = [
-            String(format: "library: %d MP3s, %.0f MiB (%.1f MiB each; CBR+Info, CBR without Info, VBR+Xing), made in %.0f s",
-                   count, mib, mib / Double(count), setupSeconds),
-            String(format: "library: cold page cache, first add: AddTrack %.0f ms (%.2f ms per file); %@; %.1f MiB read_bytes in all (%.2f%% of the files)",
-                   coldSeconds * 1000, coldSeconds * 1000 / Double(count), perFile(cold), Double(cold.readBytes) / 1_048_576,
-                   Double(cold.readBytes) * 100 / Double(totalBytes)),
-            String(format: "library: cold page cache, tag index warm (new daemon): AddTrack %.0f ms (%.2f ms per file); %@; index %.0f KiB; %.1f× faster",
-                   warmSeconds * 1000, warmSeconds * 1000 / Double(count), perFile(warm), Double(indexBytes) / 1024,
-                   coldSeconds / max(warmSeconds, 1e-6)),
-            "library: target ≤ 256 KiB read per file: \(cold.readBytes / count <= 256 * 1024 && cold.rchar / count <= 256 * 1024 ? "met" : "NOT met")",
-        ]
-        if cold.readBytes == 0 {
-            lines.append("library: read_bytes stayed 0: this kernel does no block I/O accounting here; rchar is the figure")
-        }
-        for line in lines { print("BENCHMARK \(line)") }
-        try write([
-            "files": count, "totalBytes": totalBytes, "setupSeconds": setupSeconds,
-            "cold": ["addMs": coldSeconds * 1000, "readBytes": cold.readBytes, "rchar": cold.rchar, "syscr": cold.syscr],
-            "warmIndex": ["addMs": warmSeconds * 1000, "readBytes": warm.readBytes, "rchar": warm.rchar, "syscr": warm.syscr,
-                          "indexBytes": indexBytes],
-            "date": ISO8601DateFormatter().string(from: Date()),
-        ])
-        XCTAssertGreaterThan(cold.rchar, 0, "no reads counted at all")
-    }
-
-    // MARK: Steps
-
-    /// A fresh daemon in `home`, AddTrack of `folder`: the daemon's counters' deltas and the round trip.
-    private func add(_ folder: URL, count: Int, home: URL) throws -> (Counters, Double) {
-        let daemon = try Daemon(serve: [], home: home)
-        daemons.append(daemon)
-        try daemon.waitForBusName()
-        let client = try NativeBusClient(label: "library")
-        Thread.sleep(forTimeInterval: 0.5)
-        let before = try Counters.of(daemon.pid)
-        let (_, seconds) = try client.call("org.mpris.MediaPlayer2.TrackList", "AddTrack",
-                                           [.string(folder.absoluteString), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"),
-                                            .boolean(false)], timeoutMilliseconds: 600_000)
-        let after = try Counters.of(daemon.pid)
-        return (after - before, seconds)
-    }
-
-    /// Three ~5 MB encodings (no tags), then `count` files: an ID3v2.4 tag of their own + one
-    /// of the three streams. Returns the folder and its total size.
-    private func makeLibrary(count: Int) throws -> (URL, Int) {
-        let seconds = "210"
-        let tone = workDirectory.appendingPathComponent("tone.wav"), noise = workDirectory.appendingPathComponent("noise.wav")
-        try Self.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", tone.path, "synth", seconds, "sine", "440", "vol", "0.5"])
-        try Self.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", noise.path, "synth", seconds, "pinknoise", "vol", "0.3"])
-        let encodings = [(["-b", "192"], tone), (["-b", "192", "-t"], tone), (["-V", "0"], noise)].enumerated().map { n, job in
-            (job.0, job.1, workDirectory.appendingPathComponent("stream\(n).mp3"))
-        }
-        // The three encoders side by side.
-        let failures = Mutex([String]())
-        DispatchQueue.concurrentPerform(iterations: encodings.count) { n in
-            let (options, source, target) = encodings[n]
-            do { try Self.run("lame", ["--quiet"] + options + [source.path, target.path]) } catch { failures.withLock { $0.append("\(error)") } }
-        }
-        if let failure = failures.withLock({ $0.first }) { throw DaemonError(failure) }
-        let streams = try encodings.map { try Data(contentsOf: $0.2) }
-        for file in [tone, noise] + encodings.map(\.2) { try? FileManager.default.removeItem(at: file) }
-
-        let folder = workDirectory.appendingPathComponent("library", isDirectory: true)
+    /// A fresh daemon's VmRSS before and after AddTrack of a folder of 10,000 hard links to the bases.
+    private func memoryFigure(session: LibrarySession) throws -> LibraryFigure {
+        let count = 10_000
+        let fixture = self.fixture!
+        let folder = BenchmarkFiles.directory.appendingPathComponent("library-10k-\(getpid())", isDirectory: true)
+        linkFolder = folder
+        defer { try? FileManager.default.removeItem(at: folder); linkFolder = nil }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var total = 0
-        for number in 1...count {
-            let tag = Self.id3v2([("TIT2", "Track \(number)"), ("TPE1", "Artist \(number % 17)"),
-                                  ("TALB", "Album \(number / 12)"), ("TRCK", "\(number % 12 + 1)")])
-            let data = Data(tag) + streams[number % streams.count]
-            try data.write(to: folder.appendingPathComponent(String(format: "%04d.mp3", number)))
-            total += data.count
+        for index in 0..<count {
+            let base = LibraryFixture.baseIndex(of: index)
+            let name = String(format: "%05d %@.%@", index + 1, LibraryFixture.bases[base].name, LibraryFixture.bases[base].ext)
+            let target = folder.appendingPathComponent(name)
+            guard link(fixture.base(base).path, target.path) == 0 else {
+                throw DaemonError("link \(target.path): \(String(cString: strerror(errno)))")
+            }
         }
-        return (folder, total)
-    }
-
-    /// Writes back and drops every file of `folder` from the page cache.
-    private func evict(_ folder: URL) throws {
-        let script = """
-        import os, sys
-        for name in os.listdir(sys.argv[1]):
-            fd = os.open(os.path.join(sys.argv[1], name), os.O_RDONLY)
-            os.fsync(fd)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            os.close(fd)
-        """
-        try Self.run("python3", ["-c", script, folder.path])
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let result = try Shell.run(tool, arguments, timeout: 300)
-        guard result.succeeded else { throw DaemonError("\(tool) \(arguments.prefix(4)): \(result)") }
-    }
-
-    /// An ID3v2.4 tag of UTF-8 text frames.
-    private static func id3v2(_ frames: [(String, String)]) -> [UInt8] {
-        func syncsafe(_ n: Int) -> [UInt8] { [UInt8((n >> 21) & 0x7F), UInt8((n >> 14) & 0x7F), UInt8((n >> 7) & 0x7F), UInt8(n & 0x7F)] }
-        var body: [UInt8] = []
-        for (id, value) in frames {
-            let text = [UInt8(3)] + Array(value.utf8)
-            body += Array(id.utf8) + syncsafe(text.count) + [0, 0] + text
-        }
-        return Array("ID3".utf8) + [4, 0, 0] + syncsafe(body.count) + body
-    }
-
-    private func write(_ figures: [String: Any]) throws {
-        let directory = BenchmarkFiles.directory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("library.json")
-        var root = figures
-        root["benchmark"] = "queueing a library folder (issue 12)"
-        root["machine"] = BenchmarkFiles.machine()
-        try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]).write(to: file)
-        print("BENCHMARK written to \(file.path)")
+        PageCache.warm((0..<LibraryFixture.bases.count).map { fixture.base($0) })
+        let daemon = try session.start(home: work.appendingPathComponent("home-rss", isDirectory: true))
+        defer { daemon.stop(grace: 10) }
+        Thread.sleep(forTimeInterval: 1)
+        let before = ProcAccounting.statusKilobytes(daemon.pid, "VmRSS") ?? 0
+        let (_, seconds) = try session.client.call("org.mpris.MediaPlayer2.TrackList", "AddTrack",
+                                                   [.string(folder.absoluteString), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"),
+                                                    .boolean(false)], timeoutMilliseconds: 900_000)
+        let queued = try session.trackCount()
+        Thread.sleep(forTimeInterval: 1)
+        let after = ProcAccounting.statusKilobytes(daemon.pid, "VmRSS") ?? 0
+        let perTrack = queued > 0 ? Double(after - before) * 1024 / Double(queued) : 0
+        return LibraryFigure(
+            key: "rss10k", text: String(format: "Aubade VmRSS %.1f MiB empty → %.1f MiB with %d of %d mixed tracks queued (hard links to the 7 bases, hot cache; AddTrack %.0f ms): %.0f bytes per track",
+                                        Double(before) / 1024, Double(after) / 1024, queued, count, seconds * 1000, perTrack),
+            values: ["rssBeforeKiB": before, "rssAfterKiB": after, "queued": queued, "links": count, "addMs": seconds * 1000],
+            target: nil)
     }
 }
