@@ -44,7 +44,7 @@ extension DecodingError {
 
 extension OggVorbisFile {
     /// Opens `path` with its errors in a user's words.
-    static func opened(path: FilePath) throws(DecodingError) -> OggVorbisFile {
+    public static func opened(path: FilePath) throws(DecodingError) -> OggVorbisFile {
         do {
             return try path.withCString { (cPath) throws(VorbisError) in try OggVorbisFile(path: cPath) }
         } catch {
@@ -55,7 +55,7 @@ extension OggVorbisFile {
 
 extension OggOpusFile {
     /// Opens `path` with its errors in a user's words.
-    static func opened(path: FilePath) throws(DecodingError) -> OggOpusFile {
+    public static func opened(path: FilePath) throws(DecodingError) -> OggOpusFile {
         do {
             return try path.withCString { (cPath) throws(OpusError) in try OggOpusFile(path: cPath) }
         } catch {

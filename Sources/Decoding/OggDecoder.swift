@@ -1,61 +1,56 @@
+import OpusKit
 import PlayerCore
 import VorbisKit
 
-/// Decodes one Ogg Vorbis file to PCM (`PCMFormat`: signed 16-bit, native endian,
-/// interleaved) through vorbisfile, with the exact sample count of the granule positions, so
-/// consecutive tracks join seamlessly.
+/// Decodes an Ogg Vorbis file through vorbisfile, with the exact sample count of the granule
+/// positions, so consecutive tracks join seamlessly.
+public typealias VorbisDecoder = OggDecoder<OggVorbisFile>
+
+/// Decodes an Opus file, always at 48 kHz (Opus's own rate), through opusfile, which removes
+/// the encoder's pre-skip and trims the end to the last granule position (the sample count is
+/// exact, consecutive tracks join seamlessly) and applies the header's output gain.
+public typealias OpusDecoder = OggDecoder<OggOpusFile>
+
+/// Decodes one Ogg file (Vorbis or Opus, see `OggPCMFile`) to PCM (`PCMFormat`: signed
+/// 16-bit, native endian, interleaved).
 ///
 /// A chained file whose links differ in rate or channels changes `format` between two reads:
 /// the bytes of a read are always whole frames of the `format` seen after it.
 ///
 /// Threading: use from one thread at a time (the decoder thread). `@unchecked Sendable` only so
 /// it can be created on one thread and handed to that thread; it has no locks.
-public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
+public final class OggDecoder<File: OggPCMFile>: AudioDecoder, @unchecked Sendable {
     public let path: FilePath
     public private(set) var format: PCMFormat
 
-    private let file: OggVorbisFile
+    private let file: File
     private let links: OggLinks
     private var carry = PCMCarry()
     private var reachedEnd = false
 
     /// Holes (lost pages, junk between pages) skipped in one `read` before giving up.
-    private static let holeLimit = 1_024
+    private static var holeLimit: Int { 1_024 }
 
     /// Opens `path`: reads the headers and the end of the file (for the exact length).
     public init(path: FilePath) throws(DecodingError) {
         self.path = path
-        file = try OggVorbisFile.opened(path: path)
+        file = try File.opened(path: path)
         links = try Self.links(of: file, path: path)
-        guard let first = links.links.first else { throw DecodingError(path: path, reason: "not an Ogg Vorbis file: no stream") }
+        guard let first = links.links.first else { throw DecodingError(path: path, reason: "not an \(File.formatName) file: no stream") }
         format = first.format
         // Tags are the track reader's business; the header may be megabytes, not kept while playing.
         file.discardComments()
-        // vorbisfile leaves a chained file positioned in its last link after finding the links
-        // (libvorbis 1.3.7): back to the first sample.
-        if links.links.count > 1 {
-            do {
-                try file.seek(toFrame: 0)
-            } catch {
-                throw DecodingError(path: path, decoding: error)
-            }
-        }
+        if File.rewindsAfterOpening, links.links.count > 1 { try file.seek(toFrame: 0, path: path) }
     }
 
     /// The links of `file` with their formats and exact lengths.
-    static func links(of file: OggVorbisFile, path: FilePath) throws(DecodingError) -> OggLinks {
+    static func links(of file: File, path: FilePath) throws(DecodingError) -> OggLinks {
         var links: [OggLinks.Link] = []
         for link in 0..<min(file.linkCount, OggLinks.linkLimit) {
-            guard let info = file.streamInfo(link: link) else {
-                throw DecodingError(path: path, reason: "not an Ogg Vorbis file: bad stream header")
+            guard let format = file.pcmFormat(link: link) else {
+                throw DecodingError(path: path, reason: "not an \(File.formatName) file: bad stream header")
             }
-            let frames: Int64
-            do {
-                frames = try file.pcmTotal(link: link)
-            } catch {
-                throw DecodingError(path: path, opening: error)
-            }
-            links.append(.init(format: PCMFormat(sampleRate: info.sampleRate, channels: info.channels), frames: frames))
+            links.append(.init(format: format, frames: try file.frames(link: link, path: path)))
         }
         return OggLinks(links)
     }
@@ -67,21 +62,18 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
         if reachedEnd { return 0 }
         let direct = buffer.count >= PCMCarry.largestFrameBytes
         for _ in 0..<Self.holeLimit {
-            var result = VorbisReadResult(byteCount: 0, link: -1, isHole: false)
-            do {
-                if direct {
-                    result = try file.read(into: buffer)
-                } else {
-                    _ = try carry.fill { (scratch) throws(VorbisError) -> Int in
-                        result = try file.read(into: scratch)
-                        return result.byteCount
-                    }
+            var result = (byteCount: 0, link: -1, isHole: false)
+            if direct {
+                result = try file.read(into: buffer, path: path)
+            } else {
+                let (file, path) = (self.file, self.path)
+                _ = try carry.fill { (scratch) throws(DecodingError) -> Int in
+                    result = try file.read(into: scratch, path: path)
+                    return result.byteCount
                 }
-            } catch {
-                throw DecodingError(path: path, decoding: error)
             }
             if result.isHole { continue }
-            if result.isEndOfFile {
+            if result.byteCount == 0 {
                 reachedEnd = true
                 return 0
             }
@@ -99,21 +91,17 @@ public final class VorbisDecoder: AudioDecoder, @unchecked Sendable {
             reachedEnd = true
             return
         }
-        do {
-            try file.seek(toFrame: frame)
-        } catch {
-            throw DecodingError(path: path, decoding: error)
-        }
+        try file.seek(toFrame: frame, path: path)
         reachedEnd = false
-        if let info = file.streamInfo(link: -1) { format = PCMFormat(sampleRate: info.sampleRate, channels: info.channels) }
+        if let current = file.pcmFormat(link: -1) { format = current }
     }
 
     /// The format of the link the last PCM came from.
     private func adopt(link: Int) throws(DecodingError) {
-        guard let info = file.streamInfo(link: link) else {
+        guard let linkFormat = file.pcmFormat(link: link) else {
             throw DecodingError(path: path, reason: "decoding failed (a stream without a header)")
         }
-        format = PCMFormat(sampleRate: info.sampleRate, channels: info.channels)
+        format = linkFormat
     }
 
     private func drainCarry(into buffer: UnsafeMutableRawBufferPointer) throws(DecodingError) -> Int {
