@@ -108,6 +108,12 @@ public final class TagIndex: Sendable {
         }
     }
 
+    /// At exit: whatever changed is saved now, after (never beside) a save already under way,
+    /// so an index learnt just before a restart is not lost.
+    public func flush() {
+        saveQueue.sync { saveNow() }
+    }
+
     /// Saves now if anything changed since the last save (the timer's job; for tests and quit).
     public func saveNow() {
         let snapshot: [TagIndexEntry]? = state.withLock { state in

@@ -106,6 +106,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             // is saved first (synchronously), so the restart resumes where the music was.
             Log.error("lost the D-Bus session bus; saving the state and exiting")
             keeper.flush(player.memento(at: MonotonicClock.now()))
+            tagIndex.flush()
             exit(1)
         }
         busName = try claimBusName()
@@ -407,6 +408,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
 
     private func shutDown() {
         output.shutdown()
+        tagIndex.flush()
         try? connection.releaseName(busName)
         connection.flush()
         connection.close()
