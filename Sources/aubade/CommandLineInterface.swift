@@ -40,6 +40,8 @@ enum CommandLineInterface {
             return 0
         case "serve":
             return serve(rest)
+        case "decode":
+            return DecodeVerb.run(rest)
         case "monitor":
             guard rest.isEmpty else {
                 printError("aubade monitor: takes no arguments")

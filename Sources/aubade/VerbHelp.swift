@@ -9,7 +9,7 @@ struct VerbHelp {
     static let all: [VerbHelp] = [
         VerbHelp(verb: "serve", synopsis: "serve [--config FILE] [--volume V] [--log-level LEVEL] [PATH…]", description: """
             Run the music service in the foreground: own org.mpris.MediaPlayer2.aubade on the
-            session bus and play PATHs (MP3 files, folders, M3U/M3U8/PLS playlists) and URLs
+            session bus and play PATHs (MP3, FLAC, Ogg Vorbis and Opus files, folders, M3U/M3U8/PLS playlists) and URLs
             (http(s) stations and their playlists). Without them it puts back the queue and
             position of the last run, paused. Control it with playerctl -p aubade, media keys,
             or any MPRIS client. SIGHUP reloads the configuration; SIGTERM and SIGINT stop it,
@@ -30,6 +30,11 @@ struct VerbHelp {
         VerbHelp(verb: "monitor", synopsis: "monitor", description: """
             Print, live, every remote command the service receives, every route change and
             interruption, and each change of playback status, one line each with a time.
+            """),
+        VerbHelp(verb: "decode", synopsis: "decode FILE… > OUT", description: """
+            Decode files as the service would (the format told by the content) to standard
+            output: raw signed 16-bit PCM, native endian, interleaved; a line per file (format,
+            rate, channels, length) on standard error. `> /dev/null` checks that a file plays.
             """),
         VerbHelp(verb: "help", synopsis: "help [VERB]", description: "This text, or one verb's."),
     ]

@@ -106,7 +106,7 @@ final class LibraryBenchmarkTests: XCTestCase {
         for note in notes where note.hasPrefix("mpd:") { print("BENCHMARK [library] \(note)") }
         addQueueFigures(cold: cold, warm: warm, hot: hot, mpd: mpd, files: files.count, rssLibrary: rssLibrary)
 
-        for figure in LibraryDecodeCPU(work: work).measure(fixture: fixture) { figures.append(figure) }
+        for figure in LibraryDecodeCPU(work: work, aubade: aubadeBinary).measure(fixture: fixture) { figures.append(figure) }
         if let figure = try? memoryFigure(session: session) { figures.append(figure) }
         recorder.stop()
         for figure in figures { print(figure.line) }

@@ -70,12 +70,15 @@ struct LibraryMPD {
     }
 }
 
-/// CPU time per minute of audio of Aubade's decoders (in this process: `AudioDecoders.open`
-/// and 64 KiB reads to the end, CLOCK_THREAD_CPUTIME_ID) beside the reference tools
-/// (`flac -d -c -s FILE`, `opusdec --quiet FILE /dev/null`, `mpg123 -q -t FILE`: user+sys from
-/// wait4, their start-up included), on the base files with a warm page cache. Best of 3 each.
+/// CPU time per minute of audio of Aubade's decoders — `aubade decode FILE > /dev/null`, the
+/// binary under test (the release build in `make bench`), which decodes with the daemon's own
+/// decoders — beside the reference tools (`flac -d -c -s FILE`, `opusdec --quiet FILE
+/// /dev/null`, `mpg123 -q -t FILE`), all measured the same way: user+sys from wait4, start-up
+/// included, on the base files with a warm page cache. Best of 3 each.
 struct LibraryDecodeCPU {
     var work: URL
+    /// The aubade whose `decode` verb is measured.
+    var aubade: String
 
     func measure(fixture: LibraryFixture) -> [LibraryFigure] {
         let cases: [(format: String, base: Int, tool: String, arguments: (String) -> [String])] = [
@@ -90,8 +93,8 @@ struct LibraryDecodeCPU {
             let ours: String
             var values: [String: Any] = ["format": item.format]
             do {
-                let (cpu, seconds) = try (0..<3).map { _ in try decodeInProcess(file) }.min { $0.cpu < $1.cpu }!
-                let perMinute = cpu / (seconds / 60) * 1000
+                let cpu = try (0..<3).map { _ in try runTool(aubade, ["decode", file.path]) }.min()!
+                let perMinute = cpu / (Double(fixture.seconds) / 60) * 1000
                 values["aubadeMsPerMinute"] = round3(perMinute)
                 ours = String(format: "Aubade %.0f ms", perMinute)
             } catch {
@@ -114,39 +117,16 @@ struct LibraryDecodeCPU {
         return figures
     }
 
-    private func decodeInProcess(_ file: URL) throws -> (cpu: Double, seconds: Double) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { buffer.deallocate() }
-        guard let path = FilePath(file.path) else { throw DaemonError("not a path: \(file.path)") }
-        let start = Self.threadCPUSeconds()
-        let decoder = try AudioDecoders.open(path: path)
-        var frames = 0
-        while true {
-            let count = try decoder.read(into: buffer)
-            if count == 0 { break }
-            frames += count / decoder.format.bytesPerFrame
-        }
-        let cpu = Self.threadCPUSeconds() - start
-        let seconds = Double(frames) / Double(decoder.format.sampleRate)
-        guard seconds > 1 else { throw DaemonError("decoded only \(seconds) s") }
-        return (cpu, seconds)
-    }
-
     private func runTool(_ tool: String, _ arguments: [String]) throws -> Double {
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard null >= 0 else { throw DaemonError("cannot open /dev/null") }
         defer { close(null) }
-        let process = try Spawned(tool, arguments, logPath: work.appendingPathComponent("\(tool).log").path, stdoutDescriptor: null)
+        let log = work.appendingPathComponent(URL(fileURLWithPath: tool).lastPathComponent + ".log").path
+        let process = try Spawned(tool, arguments, logPath: log, stdoutDescriptor: null)
         guard let exit = process.waitForExit(timeout: 300), exit.status == 0 else {
             process.stop()
             throw DaemonError("\(tool) failed: \(process.logTail())")
         }
         return exit.cpuSeconds
-    }
-
-    private static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
