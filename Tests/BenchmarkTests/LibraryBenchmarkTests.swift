@@ -134,7 +134,7 @@ final class LibraryBenchmarkTests: XCTestCase {
             values: ["ms": cold.firstAudioMs ?? -1], target: nil))
         let speedup = warm.queueMs > 0 ? cold.queueMs / warm.queueMs : 0
         figures.append(LibraryFigure(
-            key: "warmQueue", text: String(format: "Aubade, restarted with its index (if this build keeps one; without, this is just a second cold scan), cold page cache: %d queued in %.0f ms (reply %.0f ms), %.1f× faster than cold; read_bytes %.1f KiB, rchar %.1f KiB per file; first audio %@",
+            key: "warmQueue", text: String(format: "Aubade, restarted (its tag index on disk), cold page cache: %d queued in %.0f ms (reply %.0f ms), %.1f× faster than cold; read_bytes %.1f KiB, rchar %.1f KiB per file; first audio %@",
                                            warm.queued, warm.queueMs, warm.replyMs, speedup, Double(warm.io.readBytes) / Double(files) / 1024,
                                            Double(warm.io.rchar) / Double(files) / 1024, warm.firstAudioMs.map { String(format: "%.0f ms", $0) } ?? "none"),
             values: warm.json.merging(["speedup": speedup]) { $1 }, target: (text: "≥ 20× faster than cold", met: speedup >= 20)))

@@ -60,3 +60,18 @@ import Library
         #expect(empty?.reason == "no playable music files in directory")
     }
 }
+
+/// Issue 12: one album in four formats is queued in its tags' order, whatever the names say.
+@Suite struct MixedFormatFolderTests {
+    @Test func anAlbumOfFourFormatsIsInTrackOrder() throws {
+        let dir = try Fixtures.makeDirectory()
+        try Fixtures.makeOpus(at: dir + "/a.opus", seconds: 1, tags: [("TITLE", "Four"), ("TRACKNUMBER", "4")])
+        try Fixtures.makeFLAC(at: dir + "/b.flac", seconds: 1, tags: ["TITLE=One", "TRACKNUMBER=1"])
+        try Fixtures.makeMP3(at: dir + "/c.mp3", seconds: 1, lameOptions: Fixtures.tagOptions(title: "Three", track: "3"))
+        try Fixtures.makeVorbis(at: dir + "/d.ogg", seconds: 1, tags: [("TITLE", "Two"), ("TRACKNUMBER", "2/4")])
+        let (tracks, problems) = QueueLoader().load([dir])
+        #expect(problems.isEmpty)
+        #expect(tracks.map(\.title) == ["One", "Two", "Three", "Four"])
+        #expect(tracks.allSatisfy { abs(($0.length ?? 0) - 1_000_000) < 1_000 })
+    }
+}
