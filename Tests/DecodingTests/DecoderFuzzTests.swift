@@ -24,7 +24,9 @@ import PlayerCore
     static let trace = ProcessInfo.processInfo.environment["AUBADE_FUZZ_TRACE"] != nil
     /// `AUBADE_FUZZ_KEEP`: a folder where the mutants that fail are kept, to reproduce them.
     static let keep = ProcessInfo.processInfo.environment["AUBADE_FUZZ_KEEP"]
-    static let mutantsPerFormat = sanitized ? 60 : 300
+    /// `AUBADE_FUZZ_MUTANTS=<n>` and `AUBADE_FUZZ_SEED=<n>`: a longer or different hunt, by hand.
+    static let mutantsPerFormat = environmentNumber("AUBADE_FUZZ_MUTANTS").map(Int.init) ?? (sanitized ? 60 : 300)
+    static let seed = environmentNumber("AUBADE_FUZZ_SEED") ?? 0xA0BA_DE00
     /// Wall time one mutant may take, all entry points together (sanitizers are slower).
     static let timeLimit: Double = sanitized ? 25 : 5
     /// Audio one mutant's read loop may deliver before it stops: the originals hold 1 s.
@@ -67,7 +69,7 @@ import PlayerCore
         #expect(try TrackReader.coverArt(path: dir + "/original." + format.rawValue) != nil)
 
         // Seeded per format, so the mutants of one format do not change when another's do.
-        var mutator = FuzzMutator(seed: 0xA0BA_DE00 + UInt64(Format.allCases.firstIndex(of: format)!))
+        var mutator = FuzzMutator(seed: Self.seed &+ UInt64(Format.allCases.firstIndex(of: format)!))
         let path = FilePath(dir + "/mutant." + format.rawValue)!
         let rssBefore = Self.residentBytes()
         let started = ContinuousClock.now
@@ -110,6 +112,10 @@ import PlayerCore
         #expect(growth < Self.rssGrowthLimit, "\(format): resident memory grew by \(growth >> 20) MB")
         print("DecoderFuzzTests \(format): \(Self.mutantsPerFormat) mutants in \(ContinuousClock.now - started), "
               + "slowest \(slowest), RSS \(rssBefore >> 20) → \(rssAfter >> 20) MB; \(outcomes)")
+    }
+
+    static func environmentNumber(_ name: String) -> UInt64? {
+        ProcessInfo.processInfo.environment[name].flatMap { UInt64($0) }
     }
 
     /// VmRSS of this process, in bytes (0 when /proc is not there).
