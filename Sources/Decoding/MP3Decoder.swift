@@ -18,6 +18,9 @@ public final class MP3Decoder: AudioDecoder, @unchecked Sendable {
     /// libmpg123's estimate from the file size; `nil` if unknown.
     private let lengthInFrames: Int64?
     private var reachedEnd = false
+    /// libmpg123 announced a new format (`MPG123_NEW_FORMAT`) along with bytes of the old one:
+    /// `format` changes at the start of the next `read`, once those bytes are delivered.
+    private var formatChangePending = false
 
     /// Opens `path` for decoding. Fast: reads the tags and first frame header only.
     public init(path: FilePath) throws(DecodingError) {
@@ -34,6 +37,10 @@ public final class MP3Decoder: AudioDecoder, @unchecked Sendable {
     /// allocation. `buffer` must hold at least one frame (4 bytes for stereo).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(DecodingError) -> Int {
         if reachedEnd { return 0 }
+        if formatChangePending {
+            formatChangePending = false
+            format = try handle.probedFormat(path: path)
+        }
         // Zero-byte results without an end happen around a format change or while gapless
         // trimming drops the encoder delay; they are few, but bound them all the same.
         for _ in 0..<1024 {
@@ -44,8 +51,16 @@ public final class MP3Decoder: AudioDecoder, @unchecked Sendable {
             let result: Mpg123ReadResult
             do {
                 result = try handle.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<usable]))
+                // The bytes that come with MPG123_NEW_FORMAT are the last ones of the old format
+                // (a mono frame amid stereo ones: whole mono samples, half a stereo frame), and
+                // callers read a read's bytes in the format seen after it: switch once they are
+                // delivered. (Found by DecoderFuzzTests: 6 bytes "of stereo".)
                 if result.formatChanged {
-                    format = try handle.probedFormat(path: path)
+                    if result.byteCount > 0 {
+                        formatChangePending = true
+                    } else {
+                        format = try handle.probedFormat(path: path)
+                    }
                 }
             } catch let error as Mpg123Error {
                 throw DecodingError(path: path, decoding: error)

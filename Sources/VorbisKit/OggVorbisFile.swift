@@ -16,6 +16,12 @@ import Musl
 public final class OggVorbisFile {
     private let file: UnsafeMutablePointer<OggVorbis_File>
     private let source: VorbisFileSource
+    /// The first failure of `ov_read` or `ov_pcm_seek`; every later `read` and `seek` throws it
+    /// without calling vorbisfile again. After a failed decoder setup (a setup header whose
+    /// codebooks parse but do not make a Huffman tree: `OV_EBADLINK`) libvorbis 1.3.7 keeps
+    /// half-built codebooks, and the next read or seek divides by a zero dimension in
+    /// `res2_inverse` (SIGFPE: xiph/vorbis issue 124). Found by DecoderFuzzTests.
+    private var failure: VorbisError?
 
     /// Opens `path` (without blocking on a FIFO, closed on exec) and reads its headers.
     /// Throws for a file that is missing, not a regular file, or not Ogg Vorbis.
@@ -109,21 +115,31 @@ public final class OggVorbisFile {
     ///
     /// Returns `byteCount` 0 at the end of the file. A hole in the data (`OV_HOLE`: a lost
     /// page, garbage between pages) is not an error: it comes back as `isHole` with no bytes,
-    /// and the next read goes on after it.
+    /// and the next read goes on after it. Any other failure is final: later reads and seeks
+    /// throw it again (see `failure`).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(VorbisError) -> VorbisReadResult {
+        if let failure { throw failure }
         guard let base = buffer.baseAddress, buffer.count > 0 else { return VorbisReadResult(byteCount: 0, link: -1, isHole: false) }
         var link: Int32 = -1
         let length = Int32(clamping: buffer.count)
         let bigEndian: Int32 = 1.bigEndian == 1 ? 1 : 0
         let result = ov_read(file, base.assumingMemoryBound(to: CChar.self), length, bigEndian, 2, 1, &link)
         if result == Int(OV_HOLE) { return VorbisReadResult(byteCount: 0, link: Int(link), isHole: true) }
-        guard result >= 0 else { throw VorbisError(function: "ov_read", code: Int32(clamping: result)) }
+        guard result >= 0 else { throw failed(VorbisError(function: "ov_read", code: Int32(clamping: result))) }
         return VorbisReadResult(byteCount: result, link: Int(link), isHole: false)
     }
 
     /// Moves to PCM frame `frame` of the whole file (exact, not page-granular).
+    /// Throws the first failure of an earlier `read` or `seek` again (see `failure`).
     public func seek(toFrame frame: Int64) throws(VorbisError) {
+        if let failure { throw failure }
         let result = ov_pcm_seek(file, frame)
-        guard result == 0 else { throw VorbisError(function: "ov_pcm_seek", code: result) }
+        guard result == 0 else { throw failed(VorbisError(function: "ov_pcm_seek", code: result)) }
+    }
+
+    /// Remembers `error` as the end of decoding this file, and returns it.
+    private func failed(_ error: VorbisError) -> VorbisError {
+        failure = error
+        return error
     }
 }

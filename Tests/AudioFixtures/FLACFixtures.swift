@@ -15,7 +15,9 @@ extension Fixtures {
     /// The WAV `makeFLAC` encodes: a sine at half amplitude (no clipping, clearly not silence).
     public static func makeToneWAV(at path: String, seconds: Double, rate: Int = 44100, channels: Int = 2,
                                    bits: Int = 16, frequency: Int = 440) throws {
-        try run("sox", ["-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "\(bits)", path,
+        // -R: dither seeded the same every run, so a fixture is the same bytes each time
+        // (DecoderFuzzTests derives its mutants from them).
+        try run("sox", ["-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "\(bits)", path,
                         "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"])
     }
 

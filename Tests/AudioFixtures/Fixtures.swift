@@ -34,7 +34,9 @@ public enum Fixtures {
 
     /// A sine-wave WAV file.
     public static func makeWAV(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2) throws {
-        try run("sox", ["-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path,
+        // -R: dither seeded the same every run, so a fixture is the same bytes each time
+        // (DecoderFuzzTests derives its mutants from them).
+        try run("sox", ["-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path,
                         "synth", "\(seconds)", "sine", "440"])
     }
 

@@ -5,27 +5,30 @@ import Foundation
 extension Fixtures {
 
     /// A sine-tone Ogg Vorbis file; `tags` become comments (`oggenc -c KEY=value`, repeatable).
-    /// `seconds` 0 makes a file with headers and no audio.
+    /// `seconds` 0 makes a file with headers and no audio. `serial` fixes the stream's serial
+    /// number (the same bytes every run); by default it is random.
     public static func makeVorbis(at path: String, seconds: Double = 1.5, rate: Int = 44_100, channels: Int = 2,
-                                  tags: [(String, String)] = [], frequency: Int = 440) throws {
+                                  tags: [(String, String)] = [], frequency: Int = 440, serial: UInt32? = nil) throws {
         let wav = path + ".source.wav"
         try makeTone(at: wav, seconds: seconds, rate: rate, channels: channels, frequency: frequency)
         defer { try? FileManager.default.removeItem(atPath: wav) }
         // oggenc seeds its serial number with the time: two files made in the same second would
         // share it, and glued together they would not make a chained file.
-        let serial = String(UInt32.random(in: 1...0x7fff_ffff))
+        let serial = String(serial ?? UInt32.random(in: 1...0x7fff_ffff))
         try run("oggenc", ["-Q", "-s", serial] + tags.flatMap { ["-c", "\($0.0)=\($0.1)"] } + ["-o", path, wav])
     }
 
     /// A sine-tone Opus file. TITLE and ARTIST go through `--title`/`--artist`, other tags
     /// through `--comment KEY=value`; `pictures` are `--picture` specifications
-    /// ("3||||cover.png": a front cover). `seconds` 0 makes a file with no audio.
+    /// ("3||||cover.png": a front cover). `seconds` 0 makes a file with no audio. `serial`
+    /// fixes the stream's serial number (the same bytes every run); by default it is random.
     public static func makeOpus(at path: String, seconds: Double = 1.5, rate: Int = 48_000, channels: Int = 2,
-                                tags: [(String, String)] = [], pictures: [String] = [], frequency: Int = 440) throws {
+                                tags: [(String, String)] = [], pictures: [String] = [], frequency: Int = 440,
+                                serial: UInt32? = nil) throws {
         let wav = path + ".source.wav"
         try makeTone(at: wav, seconds: seconds, rate: rate, channels: channels, frequency: frequency)
         defer { try? FileManager.default.removeItem(atPath: wav) }
-        var options: [String] = ["--quiet"]
+        var options: [String] = ["--quiet"] + (serial.map { ["--serial", String($0)] } ?? [])
         for (key, value) in tags {
             switch key.uppercased() {
             case "TITLE": options += ["--title", value]
@@ -59,6 +62,8 @@ extension Fixtures {
     /// A WAV of a sine tone at half amplitude; 0 seconds gives a WAV without samples.
     static func makeTone(at path: String, seconds: Double, rate: Int, channels: Int, frequency: Int) throws {
         let length = seconds > 0 ? ["synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"] : ["trim", "0", "0"]
-        try run("sox", ["-q", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path] + length)
+        // -R: dither seeded the same every run, so a fixture is the same bytes each time
+        // (DecoderFuzzTests derives its mutants from them).
+        try run("sox", ["-q", "-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path] + length)
     }
 }

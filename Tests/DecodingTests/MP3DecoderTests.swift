@@ -58,6 +58,31 @@ import PlayerCore
         #expect(try Self.decodeAll(decoder, bufferBytes: 1001).count == 22050)
     }
 
+    /// A stereo stream that turns mono midway (two tag-less MP3s end to end): libmpg123 hands
+    /// over the last stereo bytes together with MPG123_NEW_FORMAT; they must still count as
+    /// stereo, the format changing only after them. (Counted as mono, the second of stereo
+    /// made two seconds, and a mono tail could make half a stereo frame.)
+    @Test func formatChangeMidwayKeepsEachReadInTheFormatSeenAfterIt() throws {
+        let dir = try Fixtures.makeDirectory()
+        try Fixtures.makeMP3(at: dir + "/stereo.mp3", seconds: 1, channels: 2, lameOptions: ["-t"])
+        try Fixtures.makeMP3(at: dir + "/mono.mp3", seconds: 1, channels: 1, lameOptions: ["-t"])
+        let path = dir + "/both.mp3"
+        try Fixtures.write(try Fixtures.contents(of: dir + "/stereo.mp3") + Fixtures.contents(of: dir + "/mono.mp3"), to: path)
+        let decoder = try MP3Decoder(path: path)
+        #expect(decoder.format.channels == 2)
+        // Large enough for the whole stereo part in one read.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var frames: [Int: Int] = [:]
+        while case let count = try decoder.read(into: buffer), count > 0 {
+            #expect(count % decoder.format.bytesPerFrame == 0)
+            frames[decoder.format.channels, default: 0] += count / decoder.format.bytesPerFrame
+        }
+        // A second each, give or take the encoders' delay and padding (no tag to trim them).
+        #expect(abs((frames[2] ?? 0) - 44_100) < 3_000)
+        #expect(abs((frames[1] ?? 0) - 44_100) < 3_000)
+    }
+
     @Test func seekIsSampleAccurate() throws {
         let path = try Self.threeSecondFile()
         let whole = try Self.decodeAll(try MP3Decoder(path: path))

@@ -176,4 +176,35 @@ import PlayerCore
         // A seek in what is left: an error at most.
         _ = try? decoder.seek(to: 500_000)
     }
+
+    /// A setup header whose first codebook parses but cannot make a Huffman tree (all 64
+    /// code lengths 1): vorbisfile opens the file, the first read fails setting up the decoder
+    /// (OV_EBADLINK), and libvorbis 1.3.7 keeps the half-built codebooks — a second read or a
+    /// seek divided by zero in `res2_inverse` (SIGFPE, the whole daemon gone; found by
+    /// DecoderFuzzTests). Every read and seek after the failure must throw instead.
+    @Test func vorbisDecoderStaysFailedAfterABrokenSetupHeader() throws {
+        let dir = try Fixtures.makeDirectory()
+        let path = dir + "/badbook.ogg"
+        try Fixtures.makeVorbis(at: path, seconds: 1)
+        var bytes = try Fixtures.contents(of: path)
+        // The setup packet: 0x05 "vorbis", codebook count − 1, then the first codebook: "BCV",
+        // dimensions (16 bits), entries (24 bits), then bit by bit (LSB first) ordered (1),
+        // sparse (1) and a 5-bit length − 1 per entry.
+        let setup = try #require(bytes.indices.first { bytes[$0...].starts(with: [0x05] + Array("vorbis".utf8)) })
+        let book = setup + 8
+        #expect(bytes[book..<(book + 3)].elementsEqual("BCV".utf8))
+        let entries = Int(bytes[book + 5]) | Int(bytes[book + 6]) << 8 | Int(bytes[book + 7]) << 16
+        let flags = book + 8
+        try #require(bytes[flags] & 0b11 == 0, "the first codebook is neither ordered nor sparse")
+        for bit in 2..<(2 + 5 * entries) { bytes[flags + bit / 8] &= ~(UInt8(1) << UInt8(bit % 8)) }
+        try Fixtures.write(FuzzMutator.withOggChecksumsFixed(bytes), to: path)
+
+        let decoder = try VorbisDecoder(path: FilePath(path)!)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 16)
+        defer { buffer.deallocate() }
+        #expect(throws: DecodingError.self) { try decoder.read(into: buffer) }
+        #expect(throws: DecodingError.self) { try decoder.seek(to: 500_000) }
+        #expect(throws: DecodingError.self) { try decoder.read(into: buffer) }
+        #expect(throws: DecodingError.self) { try decoder.read(into: buffer) }
+    }
 }
