@@ -9,6 +9,8 @@ import PlayerCore
 
 /// Starts the daemon and keeps the process alive on the core queue.
 enum Server {
+    nonisolated(unsafe) private static var startupLoad: StartupLoad?
+
     /// `reload` reads the configuration again (SIGHUP). `volumeFlag` is a `--volume` given on
     /// the command line: unlike the file's initial volume, it wins over the restored one.
     static func run(paths: [String], settings: Settings, volumeFlag: Double?,
@@ -19,6 +21,10 @@ enum Server {
         // The PATHs are read on a thread of their own; the daemon starts with the first batch
         // (a big folder's first album plays at once) and gets the rest as it is read.
         let load = StartupLoad(paths: paths.map(RawArguments.path(for:)), loader: loader)
+        // Held for the life of the process: its loading thread may still be letting go of it
+        // when the process exits (right after a load that found nothing), which LeakSanitizer
+        // would otherwise report as a leak.
+        startupLoad = load
         let tracks = load.firstBatch()
         if !paths.isEmpty, tracks.isEmpty {
             Log.error("nothing to play in \(paths.joined(separator: ", "))")
