@@ -42,12 +42,12 @@ let package = Package(
 
         // Adapters: translate between the world and PlayerCore.
         .target(name: "Decoding", dependencies: ["Mpg123Kit", "FLACKit", "VorbisKit", "OpusKit", "PlayerCore"]),
-        .target(name: "Library", dependencies: ["Decoding", "PlayerCore"]),
+        .target(name: "Library", dependencies: ["Decoding", "PlayerCore", "Handoff"]),
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore", "Handoff"]),
         // Where bytes come from besides files: HTTP(S) streams, ICY titles, reconnecting.
         .target(name: "Inputs", dependencies: ["CurlKit", "Handoff", "Mpg123Kit", "PlayerCore", "AudioOutput"]),
         .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore"]),
-        .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding"]),
+        .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
         .target(name: "Configuration", dependencies: ["PlayerCore"]),
 

@@ -1,7 +1,7 @@
 import Decoding
 import Dispatch
 import PlayerCore
-import Synchronization
+import Handoff
 
 /// What was read from each audio file, kept in `$XDG_CACHE_HOME/aubade/` so that queueing a
 /// known folder again opens no audio file: a file is looked up by its path, and the entry is
@@ -45,7 +45,7 @@ public final class TagIndex: Sendable {
     private let saveDelay: Double
     private let saveQueue: DispatchQueue
     private let log: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// - Parameters:
     ///   - path: the index file, e.g. `~/.cache/aubade/tags.index`.

@@ -1,6 +1,6 @@
 import Decoding
 import PlayerCore
-import Synchronization
+import Handoff
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -32,7 +32,7 @@ public final class CoverCache: Sendable {
         /// Folder → URI of the cover file beside the tracks, or `nil` for "none".
         var folders: [FilePath: String?] = [:]
     }
-    private let memo = Mutex(Memo())
+    private let memo = LockedState(Memo())
 
     /// A reused picture's modification time is refreshed at most this often (seconds), so
     /// the "recently used" mark costs no write on every metadata request.

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Handoff
 
 /// Turns a stream of "something changed" into few saves: the first change of a burst
 /// schedules one save `delay` seconds later on `queue`; changes until then ride along. A
@@ -20,9 +20,9 @@ public final class DebouncedSaver: Sendable {
     private let delay: Double
     private let queue: DispatchQueue
     private let save: @Sendable () -> Void
-    private let pending = Mutex(Pending())
+    private let pending = LockedState(Pending())
     /// Held while `save` runs, so a flush from another thread cannot overlap a timed save.
-    private let saving = Mutex(())
+    private let saving = LockedState(())
 
     /// - Parameters:
     ///   - delay: seconds from the first unsaved change to the save.

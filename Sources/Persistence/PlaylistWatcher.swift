@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Handoff
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -128,5 +128,5 @@ private final class WatchState: Sendable {
         var isScheduled = false
         var folderGone = false
     }
-    let flags = Mutex(Flags())
+    let flags = LockedState(Flags())
 }

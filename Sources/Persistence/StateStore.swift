@@ -1,6 +1,6 @@
 import FoundationEssentials
 import PlayerCore
-import Synchronization
+import Handoff
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -37,7 +37,7 @@ public final class StateStore: Sendable {
     /// The largest `state.json` read or written (`maximumStateSize` but in tests).
     public let maximumStateSize: Int
     /// The last sequence number read or written; the next write uses a higher one.
-    private let lastSequence = Mutex<UInt64>(0)
+    private let lastSequence = LockedState<UInt64>(0)
 
     public init(directory: String, maximumStateSize: Int = StateStore.maximumStateSize) {
         self.directory = directory
