@@ -30,7 +30,13 @@ final class BusFuzzTests: AubadeTestCase {
     /// buffers; measured here: +0.3 to +10 MiB over 5,000 calls, seeds 1–6; the benchmark saw
     /// +14 MiB over its first 10,000 calls and +2.6 MiB over the next 20,000: it levels off).
     /// A leak of the 1 MiB strings alone would pass it within the first 30 of them.
-    private static let memorySlackKiB = 24 * 1024
+    /// Growth allowed over the run. Under ThreadSanitizer the daemon's resident memory grows two
+    /// to three times as much for the same work (shadow memory and sync-object history for what
+    /// it touches: +18 and +27 MiB in two runs of the same test, where the plain run grew 8–9 MiB),
+    /// so the bound there is wider; the plain run keeps the real one.
+    private static var memorySlackKiB: Int {
+        ProcessInfo.processInfo.environment["AUBADE_SANITIZER"] == "thread" ? 64 * 1024 : 24 * 1024
+    }
 
     private var hostileFiles: HostileFiles?
 
