@@ -125,37 +125,6 @@ final class OggPlaybackTests: AubadeTestCase {
         }
         let audio = ToneAnalysis(recorder.stop())
         recording = nil
-        guard let sounding = audio.soundingRange() else { return XCTFail("the recording is silent", line: line) }
-
-        let rate = ToneAnalysis.rate
-        let duration = Double(sounding.count) / rate
-        let amplitude = audio.amplitude(in: sounding.lowerBound..<sounding.upperBound)
-        let boundary = sounding.lowerBound + Int(3 * rate)
-        // Judged within 0.5 s of the boundary, where gaplessness is decided: on PipeWire a whole
-        // quantum (~10 ms) now and then goes missing anywhere in a recording (seen mid-track,
-        // away from any boundary, with nothing else running), which says nothing of the decoder.
-        let inner = max(sounding.lowerBound + Int(0.05 * rate), boundary - Int(0.5 * rate))
-            ..< min(sounding.upperBound - Int(0.05 * rate), boundary + Int(0.5 * rate))
-        let halfPeriod = rate / 880
-        let cleanStep = amplitude * 2 * Double.pi * 440 / rate
-        let gaps = audio.quietRuns(in: inner, threshold: amplitude * 0.05, minimumLength: Int(0.001 * rate))
-        let irregular = audio.irregularCrossings(in: inner, expected: halfPeriod, tolerance: 2)
-        let step = audio.largestStep(in: inner)
-        func place(_ frame: Double) -> String {
-            String(format: "%.4f s after the boundary", (frame - Double(boundary)) / rate)
-        }
-        print(String(format: "%@ gapless: sounding %.4f s (6.0000 expected), amplitude %.0f, largest step %.0f (clean sine %.0f) at %@; "
-                     + "%d quiet runs ≥ 1 ms, %d irregular zero-crossing spacings",
-                     what, duration, amplitude, step.size, cleanStep, place(Double(step.at)), gaps.count, irregular.count))
-        XCTAssertGreaterThan(amplitude, 4000, "the tone is too quiet to judge", line: line)
-        XCTAssertTrue(gaps.isEmpty, "\(what): silence inside the tone: "
-                      + gaps.prefix(5).map { "\($0.count) frames at \(place(Double($0.lowerBound)))" }.joined(separator: ", "),
-                      line: line)
-        XCTAssertTrue(irregular.isEmpty, "\(what): the tone's period breaks: "
-                      + irregular.prefix(5).map { String(format: "spacing %.1f at %@", $0.spacing, place($0.at)) }
-                      .joined(separator: ", "), line: line)
-        XCTAssertLessThan(step.size, cleanStep * 1.5, "\(what): a click of \(Int(step.size)) at \(place(Double(step.at)))",
-                          line: line)
-        XCTAssertEqual(duration, 6.0, accuracy: 0.03, "\(what): 6 s of tone played as \(duration) s", line: line)
+        GaplessJudgement(audio: audio, firstFileFrames: Int(3 * ToneAnalysis.rate), expectedSeconds: 6).assertOneTone(what, line: line)
     }
 }
