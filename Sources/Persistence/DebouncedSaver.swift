@@ -22,7 +22,7 @@ public final class DebouncedSaver: Sendable {
     private let save: @Sendable () -> Void
     private let pending = LockedState(Pending())
     /// Held while `save` runs, so a flush from another thread cannot overlap a timed save.
-    private let saving = LockedState(())
+    private let saving = Lock()
 
     /// - Parameters:
     ///   - delay: seconds from the first unsaved change to the save.
@@ -50,7 +50,7 @@ public final class DebouncedSaver: Sendable {
     /// Saves now, on the calling thread, if a change is pending; returns whether it saved.
     @discardableResult
     public func flush() -> Bool {
-        saving.withLock { _ in
+        saving.withLock {
             guard takePending(generation: nil) else { return false }
             save()
             return true
@@ -67,7 +67,7 @@ public final class DebouncedSaver: Sendable {
     public var hasPendingChanges: Bool { pending.withLock { $0.isPending } }
 
     private func fire(_ generation: Int) {
-        saving.withLock { _ in
+        saving.withLock {
             if takePending(generation: generation) { save() }
         }
     }

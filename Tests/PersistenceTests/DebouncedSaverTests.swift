@@ -66,4 +66,22 @@ import Persistence
         usleep(300_000)
         #expect(counter.count == 0)
     }
+
+    /// Savers made and dropped on several threads at once reuse each other's memory. Under
+    /// ThreadSanitizer this failed a CI run: the saving lock guarded `()`, whose access lies in
+    /// the allocator's padding, where a reused slot kept the previous owner's access. The
+    /// sanitized test run fails on any report, so this holds only with a value-less lock.
+    @Test func saversOnManyThreadsAtOnceDoNotShareState() {
+        let counter = Counter()
+        let queue = DispatchQueue(label: "test.saver")
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                let saver = DebouncedSaver(delay: 10, queue: queue) { counter.record() }
+                saver.changed()
+                saver.flush()
+                saver.flush()
+            }
+        }
+        #expect(counter.count == 8 * 200)
+    }
 }
