@@ -7,6 +7,7 @@ import PlayerCore
 ///     --playlists-folder DIR
 ///     --volume V                     0…1.5
 ///     --resume-on-reconnect / --no-resume-on-reconnect
+///     --guard-other-players / --no-guard-other-players
 ///     --log-level LEVEL
 ///     --replaygain off|track|album|auto
 ///     --help, -h                     sets `help`; the caller prints the usage
@@ -20,6 +21,7 @@ public struct ServeFlags: Sendable, Equatable {
     public var playlistsFolder: String?
     public var volume: Double?
     public var resumeOnReconnect: Bool?
+    public var guardOtherPlayers: Bool?
     public var logLevel: LogLevel?
     public var category: SessionCategory?
     public var handBackDelay: Double?
@@ -96,6 +98,12 @@ public struct ServeFlags: Sendable, Equatable {
             case "--no-resume-on-reconnect":
                 try noValue()
                 flags.resumeOnReconnect = false
+            case "--guard-other-players":
+                try noValue()
+                flags.guardOtherPlayers = true
+            case "--no-guard-other-players":
+                try noValue()
+                flags.guardOtherPlayers = false
             case "--log-level":
                 let raw = try value()
                 flags.logLevel = try checked(raw) { (raw) throws(ValueError) in try ValueError.logLevel(raw) }

@@ -33,8 +33,15 @@ public struct Settings: Sendable, Equatable {
     public var replayGain = ReplayGainMode.off
     /// dB added to every tagged gain.
     public var replayGainPreamp: Double = 0
+    /// The audio session for the other MPRIS players too: unplug, calls and sleep pause them.
+    public var guardOtherPlayers = true
 
     public init() {}
+
+    /// The guard's share of the settings.
+    public var guardPolicy: GuardPolicy {
+        GuardPolicy(policy, pauseBeforeSleep: pauseBeforeSleep, isOn: guardOtherPlayers)
+    }
 
     /// The policy keys as PlayerCore's audio-session policy (the window in microseconds).
     public var policy: AudioSessionPolicy {
@@ -191,6 +198,14 @@ struct ConfigurationKey: Sendable {
             meaning: ["debug, info, notice, warning or error: the least important lines logged."],
             apply: { settings, value, _ throws(ValueError) in settings.logLevel = try ValueError.logLevel(value) },
             value: { settings in settings.logLevel.rawValue }),
+        ConfigurationKey(
+            name: "guard-other-players", placeholder: "true|false", defaultText: "true",
+            flag: "--guard-other-players / --no-guard-other-players",
+            meaning: ["The other MPRIS players get the same audio session: Pause when the device their",
+                      "stream plays to goes away, during a call (Play after it, if untouched) and before",
+                      "sleep; only players whose stream can be tied to them. Also `aubade guard`."],
+            apply: { settings, value, _ throws(ValueError) in settings.guardOtherPlayers = try ValueError.boolean(value) },
+            value: { settings in "\(settings.guardOtherPlayers)" }),
         ConfigurationKey(
             name: "pause-before-sleep", placeholder: "true|false", defaultText: "true",
             meaning: ["Pause when the machine suspends or hibernates (needs logind on the system bus)."],

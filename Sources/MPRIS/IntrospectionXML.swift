@@ -190,6 +190,22 @@ enum IntrospectionXML {
     <signal name="CategoryDecision">
       <arg name="Decision" type="s"/>
     </signal>
+    <!-- The other players (guard-other-players): every playback stream but ours, each a{sv} with
+         index (u), sink, binary, application, role, player (its MPRIS name, "" for none) and
+         matched_by (process, ancestor, name, appId, ""): all s but process_id (i, 0 unknown). -->
+    <method name="OtherStreams">
+      <arg name="Streams" type="aa{sv}" direction="out"/>
+    </method>
+    <!-- What the guard did to another player. Action: pause, play, none. Reason: deviceLost,
+         deviceBack, callBegan, callEnded, sleep, ignoredPause. Stream: index, sink, process_id,
+         binary, application of the stream involved, and device (its description); empty when
+         no stream is involved. -->
+    <signal name="OtherPlayerDecision">
+      <arg name="Action" type="s"/>
+      <arg name="Player" type="s"/>
+      <arg name="Reason" type="s"/>
+      <arg name="Stream" type="a{sv}"/>
+    </signal>
     <!-- Every remote command received (an MPRIS method call or property write), for monitors. -->
     <signal name="CommandReceived">
       <arg name="Command" type="s"/>

@@ -10,6 +10,9 @@ public import PlayerCore
 public final class MPRISService {
     private let connection: Connection
     private unowned let host: any MPRISHost
+    /// The guard's stream map for AudioSession1.OtherStreams; nil when the guard is off (the
+    /// method is then unknown).
+    public var otherStreams: (() -> DBusValue)?
 
     public init(connection: Connection, host: any MPRISHost) throws(DBusError) {
         self.connection = connection
@@ -46,6 +49,12 @@ public final class MPRISService {
 
     public func announceCategoryDecision(_ decision: String) {
         emit(member: "CategoryDecision", interface: MPRISNames.audioSessionInterface, [.string(decision)])
+    }
+
+    /// OtherPlayerDecision: what the guard did to another player.
+    public func announceOtherPlayerDecision(_ decision: GuardDecision) {
+        emit(member: GuardWire.decisionSignal, interface: MPRISNames.audioSessionInterface,
+             GuardWire.decisionArguments(decision))
     }
 
     public func announceInterruptionBegan() {
@@ -117,7 +126,9 @@ public final class MPRISService {
         case MPRISNames.playlistsInterface?:
             return try callPlaylists(member, message)
         case MPRISNames.audioSessionInterface?:
-            throw unknownMethod(member, message)  // properties and signals only
+            guard member == GuardWire.streamsMethod, let otherStreams else { throw unknownMethod(member, message) }
+            try expect("", message)
+            return [otherStreams()]
         case QueueInterface.name?:
             return try callQueue(member, message)
         case nil:

@@ -15,6 +15,10 @@ public final class Proplist: @unchecked Sendable {
         public static let applicationName = "application.name"
         public static let applicationID = "application.id"
         public static let applicationIconName = "application.icon_name"
+        public static let applicationProcessID = "application.process.id"
+        public static let applicationProcessBinary = "application.process.binary"
+        /// Set by PipeWire for a client that came through the Flatpak portal.
+        public static let portalAppID = "pipewire.access.portal.app_id"
         /// A device's shape: internal, speaker, headphone, headset, hands-free, car, hifi, …
         public static let deviceFormFactor = "device.form_factor"
         /// How a device is attached: pci, usb, bluetooth, …

@@ -17,7 +17,7 @@ enum ClientVerbs {
             let client = try DaemonClient()
             switch verb {
             case "status": try arguments == ["--json"] ? statusJSON(client) : status(client)
-            case "route": try route(client)
+            case "route": try arguments == ["--all"] ? routeAll(client) : route(client)
             case "queue": try queue(client)
             case "add": try add(client, arguments)
             case "remove": try remove(client, Int(arguments[0]) ?? 0)
@@ -38,7 +38,9 @@ enum ClientVerbs {
         switch verb {
         case "status":
             return arguments.isEmpty || arguments == ["--json"] ? nil : "takes only --json"
-        case "route", "queue", "clear", "playlists":
+        case "route":
+            return arguments.isEmpty || arguments == ["--all"] ? nil : "takes only --all"
+        case "queue", "clear", "playlists":
             return arguments.isEmpty ? nil : "takes no arguments"
         case "add":
             return arguments.isEmpty ? "give one or more files, folders, playlists or station URLs" : nil
@@ -109,6 +111,26 @@ enum ClientVerbs {
             return
         }
         print(RouteText.describe(fields))
+    }
+
+    /// Our route (if aubade serve runs), then every other stream and the player it belongs to,
+    /// from whoever guards the other players (serve or `aubade guard`).
+    private static func routeAll(_ client: DaemonClient) throws(DBusError) {
+        if client.hasOwner(MPRISNames.busName) {
+            try route(client)
+        } else {
+            print("aubade serve is not running")
+        }
+        guard client.hasOwner(GuardObject.busName) else {
+            throw DBusError.failed("nothing guards the other players: start `aubade guard`, or `aubade serve` "
+                                   + "with guard-other-players = true")
+        }
+        let streams = try client.call(destination: GuardObject.busName, path: GuardObject.objectPath, GuardObject.interface,
+                                      GuardWire.streamsMethod).first?.asArray ?? []
+        guard !streams.isEmpty else { return print("no other playback streams") }
+        for stream in streams {
+            print(OtherStreamText.describe(stream.asVardict ?? [:]))
+        }
     }
 
     private static func trackIDs(_ client: DaemonClient) throws(DBusError) -> [String] {

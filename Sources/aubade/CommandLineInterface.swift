@@ -42,6 +42,8 @@ enum CommandLineInterface {
             return serve(rest)
         case "decode":
             return DecodeVerb.run(rest)
+        case "guard":
+            return GuardService.run(rest)
         case "monitor":
             guard rest.isEmpty else {
                 printError("aubade monitor: takes no arguments")

@@ -76,6 +76,13 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     /// What the configuration said at start or at the last SIGHUP.
     private var settings = Settings()
     private var otherPlayers: OtherPlayersWatcher?
+    /// The audio session for the other players (guard-other-players).
+    private var guardDriver: GuardDriver?
+    private var guardObject: GuardObject?
+    /// Whether we own org.aubade.Guard: only one process guards the other players.
+    private var ownsGuardName = false
+    /// Who has yet to be ready before the machine may sleep (the player, the guard).
+    private var sleepPreparations = 0
 
     /// The last entry a queue change added (for a load that goes on adding after it).
     var lastAddedEntry: EntryID?
@@ -132,15 +139,24 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         })
         installSignalHandlers()
         installReload(reload)
+        let guardDriver = GuardDriver(queue: coreQueue) { [weak self] decision in
+            self?.mpris?.announceOtherPlayerDecision(decision)
+        }
+        self.guardDriver = guardDriver
+        mpris?.otherStreams = { [unowned guardDriver] in guardDriver.streamsValue }
+        guardObject = try? GuardObject(connection: connection) { [unowned guardDriver] in guardDriver.streamsValue }
         let otherPlayers = OtherPlayersWatcher(connection: connection, ownNames: { [unowned self] in [busName] }) { [unowned self] event in
             handle(event)
+            guardDriver.otherPlayerEvent(event)
         }
+        guardDriver.players = otherPlayers
         otherPlayers.start()
         self.otherPlayers = otherPlayers
         handle(.setPolicy(settings.policy))
+        applyGuardSetting(settings)
         // Each sleep setting does only its own thing: the watcher serves both.
         let sleepWatcher = SleepWatcher(queue: coreQueue, pauseBeforeSleep: settings.pauseBeforeSleep) { [weak self] in
-            self?.handle(.sleepImminent)
+            self?.prepareForSleep()
         }
         if settings.pauseBeforeSleep || settings.inhibitSleepWhilePlaying { sleepWatcher.start() }
         self.sleepWatcher = sleepWatcher
@@ -197,6 +213,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         settings = new
         Log.threshold = new.logLevel
         handle(.setPolicy(new.policy))
+        applyGuardSetting(new)
         sleepWatcher?.pauseBeforeSleep = new.pauseBeforeSleep
         output.streamSettings.caFile = new.streamCAFile
         if new.pauseBeforeSleep || new.inhibitSleepWhilePlaying { sleepWatcher?.start() }
@@ -209,6 +226,40 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             case .restart: Log.notice("\(change.key) takes effect after a restart (systemctl --user restart aubade)")
             }
         }
+    }
+
+    /// guard-other-players: on, we guard the other players unless `aubade guard` (or another
+    /// `aubade serve`) already does — whoever owns org.aubade.Guard guards, so two never pause
+    /// the same player (a Pause that is a toggle would be undone by the second).
+    private func applyGuardSetting(_ settings: Settings) {
+        if settings.guardOtherPlayers, !ownsGuardName {
+            switch try? connection.requestName(GuardObject.busName) {
+            case .primaryOwner?, .alreadyOwner?:
+                ownsGuardName = true
+            default:
+                Log.notice("\(GuardObject.busName) is owned by another process (aubade guard?): the other players are left to it")
+            }
+        } else if !settings.guardOtherPlayers, ownsGuardName {
+            try? connection.releaseName(GuardObject.busName)
+            ownsGuardName = false
+        }
+        var policy = settings.guardPolicy
+        policy.isOn = settings.guardOtherPlayers && ownsGuardName
+        guardDriver?.handle(.setPolicy(policy))
+    }
+
+    /// Before sleep the player pauses, and so do the other players; the machine may sleep
+    /// once both are done (the guard waits at most a second for the players' answers).
+    private func prepareForSleep() {
+        sleepPreparations = 2
+        guardDriver?.prepareForSleep { [weak self] in self?.readyForSleep() } ?? readyForSleep()
+        handle(.sleepImminent)
+    }
+
+    private func readyForSleep() {
+        guard sleepPreparations > 0 else { return sleepWatcher?.readyForSleep() ?? () }
+        sleepPreparations -= 1
+        if sleepPreparations == 0 { sleepWatcher?.readyForSleep() }
     }
 
     private func claimBusName() throws(DBusError) -> String {
@@ -354,6 +405,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         case .streamLost(let reason): handle(.outputStreamLost(reason: reason))
         case .volumeChanged(let level): handle(.outputVolumeChanged(level))
         case .serverLost(let reason):
+            guardDriver?.soundServerLost()
             lostSoundServer = true
             handle(.soundServerLost(reason: reason))
         case .serverConnected:
@@ -362,7 +414,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
                 lostSoundServer = false
                 handle(.outputReconnected)
             }
-        case .soundServerChanged(let facts): handle(Event.soundServerChanged(facts))
+        case .soundServerChanged(let facts):
+            guardDriver?.soundServerChanged(facts)
+            handle(Event.soundServerChanged(facts))
         case .corkRequested: handle(Event.corkRequested)
         case .uncorkRequested: handle(Event.uncorkRequested)
         }
@@ -389,7 +443,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             if case .added(let ids, _) = change, let last = ids.last { lastAddedEntry = last }
             mpris?.announceTrackListChange(change, queue: player.queue, current: player.currentID)
         case .readyForSleep:
-            sleepWatcher?.readyForSleep()
+            readyForSleep()
         case .categoryDecision(let decision):
             Log.info("category \(player.policy.category.rawValue): \(decision)")
             mpris?.announceCategoryDecision(decision)

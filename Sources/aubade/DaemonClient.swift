@@ -19,10 +19,17 @@ final class DaemonClient {
     /// Calls a method on the player's object and returns the reply's arguments.
     func call(_ interface: String, _ member: String, _ arguments: [DBusValue] = [],
               timeoutMilliseconds: Int32 = 60_000) throws(DBusError) -> [DBusValue] {
+        try call(destination: MPRISNames.busName, path: MPRISNames.objectPath, interface, member, arguments,
+                 timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Calls a method on any object (the guard's, the bus daemon's).
+    func call(destination: String, path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+              timeoutMilliseconds: Int32 = 60_000) throws(DBusError) -> [DBusValue] {
         let connection = self.connection
         let result = queue.sync { () -> Result<[DBusValue], DBusError> in
             do throws(DBusError) {
-                let message = try Message.methodCall(destination: MPRISNames.busName, path: MPRISNames.objectPath,
+                let message = try Message.methodCall(destination: destination, path: path,
                                                      interface: interface, member: member, arguments: arguments)
                 let reply = try connection.callBlocking(message, timeoutMilliseconds: timeoutMilliseconds)
                 if let error = reply.carriedError { throw error }
@@ -43,6 +50,13 @@ final class DaemonClient {
 
     func properties(_ interface: String) throws(DBusError) -> [String: DBusValue] {
         try call(MPRISNames.propertiesInterface, "GetAll", [.string(interface)]).first?.asVardict ?? [:]
+    }
+
+    /// Whether someone owns `name` now (asking never starts a D-Bus-activated service).
+    func hasOwner(_ name: String) -> Bool {
+        let reply = try? call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                              "NameHasOwner", [.string(name)])
+        return reply?.first?.asBool ?? false
     }
 
     /// Human words for the errors a CLI user meets.

@@ -12,6 +12,8 @@ enum Monitor {
             do throws(DBusError) {
                 let connection = try Connection(bus: .session, queue: queue)
                 try connection.addMatch("type='signal',sender='\(MPRISNames.busName)',path='\(MPRISNames.objectPath)'")
+                // `aubade guard`'s decisions (aubade serve sends its own on AudioSession1).
+                try connection.addMatch("type='signal',sender='\(GuardObject.busName)',interface='\(GuardObject.interface)'")
                 connection.onSignal = { message in
                     if let line = describe(message) { printLine(line) }
                 }
@@ -24,7 +26,7 @@ enum Monitor {
             }
         }
         guard started else { return 1 }
-        printLine("watching \(MPRISNames.busName) (Ctrl-C to stop)")
+        printLine("watching \(MPRISNames.busName) and \(GuardObject.busName) (Ctrl-C to stop)")
         dispatchMain()
     }
 
@@ -45,6 +47,8 @@ enum Monitor {
             return "route change  \(arguments[0].asString ?? "?"): \(previous) → \(current)"
         case (MPRISNames.audioSessionInterface?, "CategoryDecision"):
             return "category      \(arguments.first?.asString ?? "?")"
+        case (MPRISNames.audioSessionInterface?, GuardWire.decisionSignal), (GuardObject.interface?, GuardWire.decisionSignal):
+            return guardLine(arguments)
         case (MPRISNames.audioSessionInterface?, "InterruptionBegan"):
             return "interruption  began"
         case (MPRISNames.audioSessionInterface?, "InterruptionEnded"):
@@ -62,6 +66,21 @@ enum Monitor {
         default:
             return nil
         }
+    }
+
+    /// "guard         pause org.mpris.MediaPlayer2.mpv (deviceLost; stream 42 mpv, pid 1234, on Headphones)"
+    static func guardLine(_ arguments: [DBusValue]) -> String? {
+        guard arguments.count == 4, let action = arguments[0].asString, let player = arguments[1].asString,
+              let reason = arguments[2].asString else { return nil }
+        var context = [reason]
+        if let stream = arguments[3].asVardict, let index = stream["index"]?.asUInt32 {
+            var text = "stream \(index)"
+            if let binary = stream["binary"]?.asString, !binary.isEmpty { text += " \(binary)" }
+            if let pid = stream["process_id"]?.asInt32, pid > 0 { text += ", pid \(pid)" }
+            if let device = stream["device"]?.asString, !device.isEmpty { text += ", on \(device)" }
+            context.append(text)
+        }
+        return "guard         \(action) \(player) (\(context.joined(separator: "; ")))"
     }
 
     /// "14:03:07.123  <text>", flushed at once so a pipe sees each line as it happens.

@@ -15,9 +15,15 @@ final class OtherPlayersWatcher {
     private var namesByOwner: [String: String] = [:]
     private var players: [String: OtherPlayer] = [:]
 
-    init(connection: Connection, ownNames: @escaping () -> Set<String>, report: @escaping (Event) -> Void) {
+    /// Names `excluding` says yes to are never followed (`aubade guard` leaves Aubade's own
+    /// players, which have their audio session, alone).
+    private let excluding: (String) -> Bool
+
+    init(connection: Connection, ownNames: @escaping () -> Set<String>, excluding: @escaping (String) -> Bool = { _ in false },
+         report: @escaping (Event) -> Void) {
         self.connection = connection
         self.ownNames = ownNames
+        self.excluding = excluding
         self.report = report
     }
 
@@ -41,39 +47,68 @@ final class OtherPlayersWatcher {
     }
 
     /// Sends Pause or Play to another player; a player that went away meanwhile is no error.
-    func command(_ name: String, _ command: OtherPlayerCommand) {
+    /// `answered` runs when it replied, failed or timed out (2 s).
+    func command(_ name: String, _ command: OtherPlayerCommand, answered: @escaping () -> Void = {}) {
         do {
             let call = try Message.methodCall(destination: name, path: MPRISNames.objectPath,
                                               interface: MPRISNames.playerInterface, member: command.rawValue, arguments: [])
             try connection.call(call, timeoutMilliseconds: 2_000) { result in
                 if case .failure(let error) = result { Log.notice("\(command.rawValue) to \(name) failed: \(error.message)") }
+                answered()
             }
         } catch {
             Log.notice("\(command.rawValue) to \(name) failed: \(error.message)")
+            answered()
         }
     }
 
     private func isOther(_ name: String) -> Bool {
-        name.hasPrefix(Self.prefix) && !ownNames().contains(name)
+        name.hasPrefix(Self.prefix) && !ownNames().contains(name) && !excluding(name)
     }
 
-    /// Learns a player's owner and reads its status and track.
+    /// Learns a player's owner (its connection and process), reads its status and track, and
+    /// its Identity and DesktopEntry (what a stream may name it by).
     private func follow(_ name: String) {
-        guard let owner = try? Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                  interface: "org.freedesktop.DBus", member: "GetNameOwner",
-                                                  arguments: [.string(name)]),
+        guard let owner = try? busCall("GetNameOwner", [.string(name)]),
               let getAll = try? Message.methodCall(destination: name, path: MPRISNames.objectPath,
                                                    interface: MPRISNames.propertiesInterface, member: "GetAll",
-                                                   arguments: [.string(MPRISNames.playerInterface)])
+                                                   arguments: [.string(MPRISNames.playerInterface)]),
+              let getRoot = try? Message.methodCall(destination: name, path: MPRISNames.objectPath,
+                                                    interface: MPRISNames.propertiesInterface, member: "GetAll",
+                                                    arguments: [.string(MPRISNames.rootInterface)])
         else { return }
         try? connection.call(owner) { [weak self] result in
-            guard case .success(let reply) = result, let unique = (try? reply.arguments())?.first?.asString else { return }
-            self?.namesByOwner[unique] = name
+            guard let self, case .success(let reply) = result, let unique = (try? reply.arguments())?.first?.asString else { return }
+            namesByOwner[unique] = name
+            learnProcess(of: name, owner: unique)
         }
         try? connection.call(getAll, timeoutMilliseconds: 2_000) { [weak self] result in
             guard case .success(let reply) = result, let properties = (try? reply.arguments())?.first?.asVardict else { return }
             self?.update(name, with: properties)
         }
+        try? connection.call(getRoot, timeoutMilliseconds: 2_000) { [weak self] result in
+            guard case .success(let reply) = result, let properties = (try? reply.arguments())?.first?.asVardict else { return }
+            self?.change(name) { player in
+                player.identity = properties["Identity"]?.asString.map { String($0.prefix(200)) }
+                player.desktopEntry = properties["DesktopEntry"]?.asString.map { String($0.prefix(200)) }
+            }
+        }
+    }
+
+    /// The PID of the connection that owns the name, as the bus daemon saw it connect (not a
+    /// claim of the player's).
+    private func learnProcess(of name: String, owner unique: String) {
+        guard let call = try? busCall("GetConnectionUnixProcessID", [.string(unique)]) else { return }
+        try? connection.call(call) { [weak self] result in
+            guard let self, case .success(let reply) = result, namesByOwner[unique] == name,
+                  case .uint32(let pid)? = (try? reply.arguments())?.first, pid > 0, pid <= UInt32(Int32.max) else { return }
+            change(name) { $0.processID = Int32(pid) }
+        }
+    }
+
+    private func busCall(_ member: String, _ arguments: [DBusValue]) throws(DBusError) -> Message {
+        try Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                               interface: "org.freedesktop.DBus", member: member, arguments: arguments)
     }
 
     private func receive(_ message: Message) {
@@ -101,9 +136,17 @@ final class OtherPlayersWatcher {
     }
 
     private func update(_ name: String, with properties: [String: DBusValue]) {
+        change(name) { player in
+            if let raw = properties["PlaybackStatus"]?.asString, let status = PlaybackStatus(rawValue: raw) { player.status = status }
+            if let metadata = properties["Metadata"]?.asVardict { player.trackID = metadata["mpris:trackid"]?.asObjectPath }
+        }
+    }
+
+    /// Applies `body` to what we know of `name` and reports it if that changed.
+    private func change(_ name: String, _ body: (inout OtherPlayer) -> Void) {
+        guard isOther(name) else { return }
         var player = players[name] ?? OtherPlayer(name: name, status: .stopped, trackID: nil)
-        if let raw = properties["PlaybackStatus"]?.asString, let status = PlaybackStatus(rawValue: raw) { player.status = status }
-        if let metadata = properties["Metadata"]?.asVardict { player.trackID = metadata["mpris:trackid"]?.asObjectPath }
+        body(&player)
         guard players[name] != player else { return }
         players[name] = player
         report(.otherPlayerChanged(player))

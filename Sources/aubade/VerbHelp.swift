@@ -15,6 +15,15 @@ struct VerbHelp {
             or any MPRIS client. SIGHUP reloads the configuration; SIGTERM and SIGINT stop it,
             saving its state.
             """),
+        VerbHelp(verb: "guard", synopsis: "guard [--config FILE] [--log-level LEVEL] [--resume-on-reconnect]", description: """
+            The audio session for the other MPRIS players, without playing anything: when the
+            headphones (or a Bluetooth or USB device) go away, players whose stream played
+            there get Pause; a call pauses every playing player and gives Play back afterwards
+            to those nobody touched; sleep pauses them all. Only players a stream can be tied
+            to (by process, parent process, program name or Flatpak id) are touched, only with
+            Pause when they play. Owns org.aubade.Guard; aubade serve does the same unless
+            guard-other-players = false. Reads the same configuration file as serve.
+            """),
         VerbHelp(verb: "status", synopsis: "status [--json]", description: """
             What plays: title — artist, position / length, state, route, and a station's
             connection. --json prints the same as one JSON object, for scripts.
@@ -26,7 +35,10 @@ struct VerbHelp {
         VerbHelp(verb: "save", synopsis: "save NAME", description: "Save the queue as the playlist NAME (NAME.m3u8 in the playlists folder)."),
         VerbHelp(verb: "playlists", synopsis: "playlists", description: "List the saved playlists."),
         VerbHelp(verb: "load", synopsis: "load NAME", description: "Replace the queue with the playlist NAME and play it."),
-        VerbHelp(verb: "route", synopsis: "route", description: "Where the music goes now: the output's kind, name, port and bus."),
+        VerbHelp(verb: "route", synopsis: "route [--all]", description: """
+            Where the music goes now: the output's kind, name, port and bus. --all adds every
+            other playback stream, where it plays and which MPRIS player it belongs to.
+            """),
         VerbHelp(verb: "monitor", synopsis: "monitor", description: """
             Print, live, every remote command the service receives, every route change and
             interruption, and each change of playback status, one line each with a time.
@@ -58,7 +70,7 @@ struct VerbHelp {
     /// One verb's text; `serve` adds the configuration file's keys.
     var text: String {
         var text = "usage: aubade \(synopsis)\n\n\(description)"
-        if verb == "serve" {
+        if verb == "serve" || verb == "guard" {
             text += "\n\nConfiguration: \(Settings.defaultPath(environment: Environment.current())) "
                 + "(command-line flags override it)\n\(Settings.documentation)"
         }

@@ -5,11 +5,21 @@ public struct OtherPlayer: Sendable, Equatable {
     public var status: PlaybackStatus
     /// Its `mpris:trackid`, to know whether it is still on the track we paused.
     public var trackID: String?
+    /// The PID of the connection that owns the name (`GetConnectionUnixProcessID`).
+    public var processID: Int32?
+    /// Its root interface's `Identity` ("mpv Media Player") and `DesktopEntry` ("mpv",
+    /// "com.spotify.Client"): how a stream is tied to it when no process matches.
+    public var identity: String?
+    public var desktopEntry: String?
 
-    public init(name: String, status: PlaybackStatus, trackID: String?) {
+    public init(name: String, status: PlaybackStatus, trackID: String?, processID: Int32? = nil,
+                identity: String? = nil, desktopEntry: String? = nil) {
         self.name = name
         self.status = status
         self.trackID = trackID
+        self.processID = processID
+        self.identity = identity
+        self.desktopEntry = desktopEntry
     }
 }
 

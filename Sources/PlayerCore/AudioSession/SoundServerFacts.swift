@@ -9,13 +9,24 @@ public struct SoundServerFacts: Sendable, Equatable {
     public var ourSinkName: String?
     /// Playback and capture streams (not ours) whose `media.role` is "phone": a call.
     public var phoneStreamCount: Int
+    /// Every playback stream but ours: what the guard ties to the other players.
+    public var otherStreams: [PlaybackStreamFacts]
 
     public init(sinks: [SinkFacts] = [], defaultSinkName: String? = nil, ourSinkName: String? = nil,
-                phoneStreamCount: Int = 0) {
+                phoneStreamCount: Int = 0, otherStreams: [PlaybackStreamFacts] = []) {
         self.sinks = sinks
         self.defaultSinkName = defaultSinkName
         self.ourSinkName = ourSinkName
         self.phoneStreamCount = phoneStreamCount
+        self.otherStreams = otherStreams
+    }
+
+    /// The same reading seen from another stream: its sink stands where ours would, so the
+    /// route rules (`AudioRoute`, `RouteChange`) answer for that stream.
+    public func seen(fromSink sinkName: String?) -> SoundServerFacts {
+        var facts = self
+        facts.ourSinkName = sinkName
+        return facts
     }
 
     public func sink(named name: String?) -> SinkFacts? {

@@ -1,0 +1,108 @@
+import DBusKit
+import Dispatch
+import MPRIS
+import PlayerCore
+
+/// Runs `SessionGuard` (the audio session for the other players) against the real world: the
+/// sound server's facts with each stream's parent processes filled in, the other players as
+/// `OtherPlayersWatcher` follows them, sleep, and its timers; sends the Pause and Play it
+/// decides and says each decision (log, `announce`). Shared by `aubade serve` and
+/// `aubade guard`.
+///
+/// Core queue only (the queue of the connection the watcher uses), but for the /proc reads,
+/// which hop to a queue of their own and back, in order. `@unchecked Sendable` for that reason:
+/// other threads only enqueue work onto the core queue.
+final class GuardDriver: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let processQueue = DispatchQueue(label: "aubade.processes", qos: .userInitiated)
+    private var state = SessionGuard()
+    /// Sends the players' commands; set once the watcher exists.
+    var players: OtherPlayersWatcher?
+    private let announce: (GuardDecision) -> Void
+    /// Pause calls sent for sleep that have not been answered yet, and who waits for them.
+    private var sleepPausesPending = 0
+    private var whenSleepPausesAnswered: (() -> Void)?
+
+    init(queue: DispatchQueue, announce: @escaping (GuardDecision) -> Void) {
+        self.queue = queue
+        self.announce = announce
+    }
+
+    var policy: GuardPolicy { state.policy }
+
+    /// What `OtherStreams` answers.
+    var streamsValue: DBusValue { GuardWire.streams(state.streamOwners) }
+
+    /// New facts from the sound server (any thread): parents are read off the core queue.
+    func soundServerChanged(_ facts: SoundServerFacts) {
+        let queue = self.queue
+        processQueue.async { [weak self] in
+            let filled = ProcessAncestry.filling(facts)
+            queue.async { [weak self] in self?.handle(.soundServerChanged(filled)) }
+        }
+    }
+
+    /// The sound server went away (any thread); in order with the facts.
+    func soundServerLost() {
+        let queue = self.queue
+        processQueue.async { [weak self] in
+            guard self != nil else { return }
+            queue.async { [weak self] in self?.handle(.soundServerLost) }
+        }
+    }
+
+    /// What the watcher reports about the other players.
+    func otherPlayerEvent(_ event: Event) {
+        switch event {
+        case .otherPlayerChanged(let player): handle(.playerChanged(player))
+        case .otherPlayerGone(let name): handle(.playerGone(name))
+        default: break
+        }
+    }
+
+    /// Pauses every playing player for sleep; `ready` runs once every Pause is answered (or
+    /// failed, or timed out), and at most a second later: the machine must not wait on a
+    /// player that hangs.
+    func prepareForSleep(ready: @escaping () -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        whenSleepPausesAnswered = ready
+        sleepPausesPending = 0
+        handle(.sleepImminent)
+        if sleepPausesPending == 0 { return sleepPausesDone() }
+        queue.asyncAfter(deadline: .now() + 1) { [weak self] in self?.sleepPausesDone() }
+    }
+
+    private func sleepPausesDone() {
+        let ready = whenSleepPausesAnswered
+        whenSleepPausesAnswered = nil
+        ready?()
+    }
+
+    func handle(_ event: GuardEvent) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for effect in state.handle(event, at: MonotonicClock.now()) { perform(effect, forSleep: event == .sleepImminent) }
+    }
+
+    private func perform(_ effect: GuardEffect, forSleep: Bool) {
+        switch effect {
+        case .command(let name, let command):
+            guard forSleep else {
+                players?.command(name, command)
+                return
+            }
+            sleepPausesPending += 1
+            players?.command(name, command) { [weak self] in
+                guard let self else { return }
+                sleepPausesPending -= 1
+                if sleepPausesPending == 0 { sleepPausesDone() }
+            }
+        case .decision(let decision):
+            Log.info("guard: \(decision.summary)")
+            announce(decision)
+        case .schedulePauseCheck(let name, let delay):
+            queue.asyncAfter(deadline: .now() + .microseconds(Int(min(max(delay, 0), 60_000_000)))) { [weak self] in
+                self?.handle(.pauseCheckDue(name))
+            }
+        }
+    }
+}

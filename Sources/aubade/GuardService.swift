@@ -1,0 +1,166 @@
+import AudioOutput
+import Configuration
+import DBusKit
+import Dispatch
+import Glibc
+import MPRIS
+import PlayerCore
+
+/// `aubade guard`: the audio session for the other players, without a player of our own — for
+/// people whose music is Spotify, a browser or mpv. It owns `org.aubade.Guard` (never an MPRIS
+/// name), watches the sound server through a PulseAudio connection that never plays, follows
+/// the MPRIS players on the session bus and logind's sleep, and pauses and resumes them as
+/// `aubade serve` does.
+///
+/// Threads: the core queue ("aubade.guard": the bus, the guard's turns, signals), the
+/// PulseAudio thread (facts, handed over), the guard's /proc queue. `@unchecked Sendable`:
+/// every member is used on the core queue only.
+final class GuardService: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let connection: Connection
+    private let driver: GuardDriver
+    private var object: GuardObject?
+    private var players: OtherPlayersWatcher?
+    private var output: PlaybackOutput?
+    private var sleepWatcher: SleepWatcher?
+    private var signalSources: [DispatchSourceSignal] = []
+    private var settings: Settings
+
+    /// Aubade's own players have their own audio session: the guard leaves them alone.
+    static func isAubade(_ name: String) -> Bool { name.hasPrefix(MPRISNames.busName) }
+
+    init(queue: DispatchQueue, settings: Settings) throws(DBusError) {
+        self.queue = queue
+        self.settings = settings
+        connection = try Connection(bus: .session, queue: queue)
+        var announce: (GuardDecision) -> Void = { _ in }
+        driver = GuardDriver(queue: queue) { announce($0) }
+        let object = try GuardObject(connection: connection) { [unowned driver] in driver.streamsValue }
+        announce = { [weak object] decision in object?.announce(decision) }
+        self.object = object
+    }
+
+    /// Owns the name, then starts watching; false (said in the log) when another process
+    /// guards the players already.
+    func start(reload: @escaping () throws(ConfigurationError) -> Settings) throws(DBusError) -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        switch try connection.requestName(GuardObject.busName) {
+        case .primaryOwner, .alreadyOwner: break
+        case .exists, .inQueue:
+            Log.error("\(GuardObject.busName) is owned already: another aubade guard, or aubade serve with "
+                      + "guard-other-players, guards the players")
+            return false
+        }
+        connection.onDisconnect = {
+            Log.error("lost the D-Bus session bus; exiting")
+            exit(1)
+        }
+        driver.handle(.setPolicy(settings.guardPolicy))
+        let players = OtherPlayersWatcher(connection: connection, ownNames: { [] }, excluding: Self.isAubade) { [unowned driver] event in
+            driver.otherPlayerEvent(event)
+        }
+        driver.players = players
+        players.start()
+        self.players = players
+        let driver = self.driver
+        let output = PlaybackOutput(
+            identity: StreamIdentity(applicationName: "Aubade guard", applicationID: GuardObject.busName,
+                                     iconName: "audio-x-generic"),
+            events: { event in
+                switch event {
+                case .soundServerChanged(let facts): driver.soundServerChanged(facts)
+                case .serverLost(let reason):
+                    Log.notice("lost the sound server (\(reason)); reconnecting")
+                    driver.soundServerLost()
+                case .serverConnected: Log.info("connected to the sound server")
+                default: break
+                }
+            })
+        // Never plays: the connection only watches devices and streams.
+        output.connectInBackground()
+        self.output = output
+        let sleepWatcher = SleepWatcher(queue: queue, pauseBeforeSleep: settings.pauseBeforeSleep) { [weak self] in
+            guard let self else { return }
+            driver.prepareForSleep { [weak self] in self?.sleepWatcher?.readyForSleep() }
+        }
+        if settings.pauseBeforeSleep { sleepWatcher.start() }
+        self.sleepWatcher = sleepWatcher
+        installSignals(reload: reload)
+        Log.info("guarding the other players as \(GuardObject.busName)")
+        return true
+    }
+
+    private func installSignals(reload: @escaping () throws(ConfigurationError) -> Settings) {
+        for number in [SIGTERM, SIGINT, SIGHUP] { signal(number, SIG_IGN) }
+        for number in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [weak self] in
+                Log.info("signal \(number): stopping")
+                self?.stop()
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        hangUp.setEventHandler { [weak self] in
+            guard let self else { return }
+            do throws(ConfigurationError) {
+                let new = try reload()
+                settings = new
+                Log.threshold = new.logLevel
+                driver.handle(.setPolicy(new.guardPolicy))
+                sleepWatcher?.pauseBeforeSleep = new.pauseBeforeSleep
+                if new.pauseBeforeSleep { sleepWatcher?.start() }
+                Log.info("configuration reloaded")
+            } catch {
+                Log.error("configuration not reloaded: \(error.description)")
+            }
+        }
+        hangUp.resume()
+        signalSources.append(hangUp)
+    }
+
+    private func stop() {
+        output?.shutdown()
+        try? connection.releaseName(GuardObject.busName)
+        connection.flush()
+        connection.close()
+        Log.info("stopped")
+        exit(0)
+    }
+
+    /// `aubade guard [FLAGS]`: runs until SIGTERM.
+    static func run(_ arguments: [String]) -> Int32 {
+        let loaded: (settings: Settings, flags: ServeFlags, file: String)
+        do throws(ConfigurationError) {
+            loaded = try Settings.load(commandLine: arguments)
+        } catch {
+            CommandLineInterface.printError("aubade guard: \(error.description)")
+            return error.isUsageError ? 64 : 1
+        }
+        if loaded.flags.help, let help = VerbHelp.named("guard") {
+            print(help.text)
+            return 0
+        }
+        guard loaded.flags.operands.isEmpty else {
+            CommandLineInterface.printError("aubade guard: plays nothing, takes no PATHs (use aubade serve)")
+            return 64
+        }
+        Log.threshold = loaded.settings.logLevel
+        let queue = DispatchQueue(label: "aubade.guard")
+        let outcome = queue.sync { () -> (GuardService?, Int32) in
+            do throws(DBusError) {
+                let service = try GuardService(queue: queue, settings: loaded.settings)
+                let started = try service.start(reload: { () throws(ConfigurationError) in
+                    try Settings.load(commandLine: arguments).settings
+                })
+                return started ? (service, 0) : (nil, 1)
+            } catch {
+                Log.error("cannot guard on the session bus: \(error.message)")
+                return (nil, 1)
+            }
+        }
+        guard let service = outcome.0 else { return outcome.1 }
+        withExtendedLifetime(service) { dispatchMain() }
+    }
+}
