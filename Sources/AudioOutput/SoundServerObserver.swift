@@ -173,14 +173,14 @@ final class SoundServerObserver: @unchecked Sendable {
             defaultSinkName: server.defaultSinkName,
             ourSinkName: ourSinkName,
             phoneStreamCount: phoneStreams,
-            otherStreams: otherStreams(sinkInputs.filter { $0.index != ourIndex }, sinks: sinks))
+            otherStreams: otherStreams(sinkInputs.filter { $0.index != ourIndex },
+                                       sinkNames: Dictionary(sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { a, _ in a })))
     }
 
     /// The other programs' playback streams, with what ties each to its player. The process id
     /// is the client's own claim, read as a number only when it is a plain positive one.
-    static func otherStreams(_ inputs: [SinkInputInfo], sinks: [SinkInfo]) -> [PlaybackStreamFacts] {
-        let sinkNames = Dictionary(sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { a, _ in a })
-        return inputs.map { input in
+    static func otherStreams(_ inputs: [SinkInputInfo], sinkNames: [UInt32: String]) -> [PlaybackStreamFacts] {
+        inputs.map { input in
             let properties = input.properties
             let pid = properties[Proplist.Key.applicationProcessID].flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil }
             return PlaybackStreamFacts(index: input.index, sinkName: sinkNames[input.sinkIndex], processID: pid,

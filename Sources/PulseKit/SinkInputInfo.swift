@@ -11,6 +11,18 @@ public struct SinkInputInfo: Sendable, Equatable {
     public var isCorked: Bool
     public var properties: [String: String]
 
+    /// For tests of what the app makes of a stream.
+    public init(index: UInt32, name: String = "", sinkIndex: UInt32, volume: ChannelVolumes = ChannelVolumes([]),
+                isMuted: Bool = false, isCorked: Bool = false, properties: [String: String] = [:]) {
+        self.index = index
+        self.name = name
+        self.sinkIndex = sinkIndex
+        self.volume = volume
+        self.isMuted = isMuted
+        self.isCorked = isCorked
+        self.properties = properties
+    }
+
     init(_ info: pa_sink_input_info) {
         index = info.index
         name = info.name.map { String(cString: $0) } ?? ""

@@ -1,3 +1,4 @@
+import AudioOutput
 import DBusKit
 import Dispatch
 import MPRIS

@@ -1,18 +1,18 @@
 import Glibc
-import PlayerCore
+public import PlayerCore
 
 /// The parents of a process, read from `/proc/<pid>/stat`: a browser's or an Electron app's
 /// sound comes from a child of the process that owns its MPRIS name.
 ///
-/// procfs is kernel memory, not a disk: a read never waits on a device. It runs on the guard's
-/// own queue anyway (`GuardDriver`), so nothing of it is on the core queue.
-enum ProcessAncestry {
+/// procfs is kernel memory, not a disk: a read never waits on a device. The app runs it on a
+/// queue of its own anyway (never on the core queue, never under the mainloop lock).
+public enum ProcessAncestry {
     /// At most this many parents: a chain is never longer in practice, and a loop (a pid reused
     /// while we read) cannot run on.
     static let maximumDepth = 16
 
     /// The parents of `pid`, nearest first, up to (not including) pid 1; empty when unknown.
-    static func parents(of pid: Int32) -> [Int32] {
+    public static func parents(of pid: Int32) -> [Int32] {
         var chain: [Int32] = []
         var current = pid
         while chain.count < maximumDepth, let parent = parent(of: current), parent > 1, !chain.contains(parent), parent != pid {
@@ -23,7 +23,7 @@ enum ProcessAncestry {
     }
 
     /// The facts with every other stream's parents filled in (each pid read once).
-    static func filling(_ facts: SoundServerFacts) -> SoundServerFacts {
+    public static func filling(_ facts: SoundServerFacts) -> SoundServerFacts {
         var facts = facts
         var known: [Int32: [Int32]] = [:]
         for index in facts.otherStreams.indices {
@@ -36,7 +36,7 @@ enum ProcessAncestry {
 
     /// Field 4 of /proc/<pid>/stat. The command name (field 2) is in parentheses and may hold
     /// spaces and parentheses itself, so the fields are counted after its *last* ")".
-    static func parent(of pid: Int32) -> Int32? {
+    public static func parent(of pid: Int32) -> Int32? {
         guard pid > 0 else { return nil }
         let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -47,7 +47,7 @@ enum ProcessAncestry {
         return parent(inStat: buffer[..<count])
     }
 
-    static func parent(inStat bytes: ArraySlice<UInt8>) -> Int32? {
+    public static func parent(inStat bytes: ArraySlice<UInt8>) -> Int32? {
         guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
         // After ")": state, ppid, …
