@@ -169,16 +169,19 @@ install:
 	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' "$$(dirname "$$manifest")"; do make_dir "$$dir"; done; \
 	staging=$$(mktemp -d); trap 'rm -rf "$$staging"' EXIT; \
 	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade.service >"$$staging/aubade.service"; \
+	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade-guard.service >"$$staging/aubade-guard.service"; \
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.mpris.MediaPlayer2.aubade.service >"$$staging/org.mpris.MediaPlayer2.aubade.service"; \
 	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
 	install -m 0644 "$$staging/aubade.service" "$$dest$(USER_UNIT_DIR)/aubade.service"; \
 	echo "  installed $$dest$(USER_UNIT_DIR)/aubade.service  (systemd user unit)"; \
+	install -m 0644 "$$staging/aubade-guard.service" "$$dest$(USER_UNIT_DIR)/aubade-guard.service"; \
+	echo "  installed $$dest$(USER_UNIT_DIR)/aubade-guard.service  (the guard alone, for those who do not run aubade serve)"; \
 	install -m 0644 "$$staging/org.mpris.MediaPlayer2.aubade.service" "$$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service"; \
 	echo "  installed $$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service  (D-Bus activation)"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
-	    printf 'file %s\n' '$(BINDIR)/aubade' '$(USER_UNIT_DIR)/aubade.service' \
+	    printf 'file %s\n' '$(BINDIR)/aubade' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
 	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \
 	} >"$$dest$$manifest"; \
@@ -198,12 +201,14 @@ uninstall:
 	    echo "make uninstall: no $$dest$$manifest: nothing installed with PREFIX=$(PREFIX) (give the PREFIX you installed with)" >&2; \
 	    exit 1; \
 	fi; \
-	unit='$(USER_UNIT_DIR)/aubade.service'; \
-	if [[ -z $$dest ]] && grep -qxF "file $$unit" "$$dest$$manifest" \
-	        && [[ -L $$(dirname "$$unit")/default.target.wants/aubade.service ]]; then \
-	    echo "make uninstall: aubade is still enabled; first: systemctl --user disable --now aubade" >&2; \
-	    exit 1; \
-	fi; \
+	for name in aubade aubade-guard; do \
+	    unit="$(USER_UNIT_DIR)/$$name.service"; \
+	    if [[ -z $$dest ]] && grep -qxF "file $$unit" "$$dest$$manifest" \
+	            && [[ -L $$(dirname "$$unit")/default.target.wants/$$name.service ]]; then \
+	        echo "make uninstall: $$name is still enabled; first: systemctl --user disable --now $$name" >&2; \
+	        exit 1; \
+	    fi; \
+	done; \
 	mapfile -t files < <(sed -n 's/^file //p' "$$dest$$manifest"); \
 	mapfile -t dirs < <(sed -n 's/^dir //p' "$$dest$$manifest" | sort -r); \
 	for file in "$${files[@]}"; do \

@@ -74,6 +74,8 @@ final class ServiceTests: XCTestCase {
         XCTAssertTrue(activationText.contains("\nExec=\(installedBinary) serve\n"), activationText)
         XCTAssertTrue(activationText.contains("\nSystemdService=aubade.service\n"), activationText)
         XCTAssertFalse(unitText.contains("@bindir@") || activationText.contains("@bindir@"))
+        let guardUnit = try XCTUnwrap(files.first { $0.hasSuffix("/systemd/user/aubade-guard.service") }, "\(files)")
+        XCTAssertTrue(try String(contentsOfFile: guardUnit, encoding: .utf8).contains("\nExecStart=\(installedBinary) guard\n"))
 
         // A second session bus whose only service folder is the installed one. What it activates
         // runs with the test's HOME and XDG folders (no state of a real user) and our sound server.
@@ -184,15 +186,23 @@ final class ServiceTests: XCTestCase {
     // MARK: (b) the systemd unit
 
     func testTheUnitPassesSystemdAnalyzeVerify() throws {
+        try verifyUnit("aubade.service")
+    }
+
+    func testTheGuardUnitPassesSystemdAnalyzeVerify() throws {
+        try verifyUnit("aubade-guard.service")
+    }
+
+    private func verifyUnit(_ name: String) throws {
         guard let analyze = try? Shell.which("systemd-analyze") else {
             throw XCTSkip("systemd-analyze not installed (the systemd package; scripts/install-deps installs it)")
         }
         // The unit as make install writes it, ExecStart= naming the binary under test (verify
         // checks that it exists and is executable).
         let bindir = URL(fileURLWithPath: try Daemon.binaryPath()).deletingLastPathComponent().path
-        let template = try String(contentsOf: Self.repository.appendingPathComponent("systemd/aubade.service"), encoding: .utf8)
+        let template = try String(contentsOf: Self.repository.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
         let folder = try temporaryFolder("unit")
-        let unit = folder.appendingPathComponent("aubade.service")
+        let unit = folder.appendingPathComponent(name)
         try template.replacingOccurrences(of: "@bindir@", with: bindir).write(to: unit, atomically: true, encoding: .utf8)
         // The user manager's verify wants an XDG_RUNTIME_DIR of its own.
         let runtime = folder.appendingPathComponent("runtime")
@@ -207,7 +217,7 @@ final class ServiceTests: XCTestCase {
             XCTAssertTrue(result.succeeded, "\(what): \(result)")
             // verify exits 0 even when it ignores a line it cannot parse: any remark about our
             // file (FILE:LINE: …) is a failure.
-            let remarks = (result.stdout + result.stderr).split(separator: "\n").filter { $0.contains("aubade.service") }
+            let remarks = (result.stdout + result.stderr).split(separator: "\n").filter { $0.contains(name) }
             XCTAssertEqual(remarks, [], "\(what) has remarks about the unit")
         }
     }
@@ -225,6 +235,15 @@ final class ServiceTests: XCTestCase {
         for line in ["[D-BUS Service]", "Name=org.mpris.MediaPlayer2.aubade", "Exec=@bindir@/aubade serve",
                      "SystemdService=aubade.service"] {
             XCTAssertTrue(activationLines.contains(line), "dbus/org.mpris.MediaPlayer2.aubade.service lacks \(line)")
+        }
+    }
+
+    func testTheGuardUnitHasTheKeysTheGuardNeeds() throws {
+        let unit = try String(contentsOf: Self.repository.appendingPathComponent("systemd/aubade-guard.service"), encoding: .utf8)
+        let lines = Set(unit.split(separator: "\n").map(String.init))
+        for line in ["Type=dbus", "BusName=org.aubade.Guard", "ExecStart=@bindir@/aubade guard",
+                     "ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure", "WantedBy=default.target"] {
+            XCTAssertTrue(lines.contains(line), "systemd/aubade-guard.service lacks \(line)")
         }
     }
 }
