@@ -178,11 +178,14 @@ final class SoundServerObserver: @unchecked Sendable {
     }
 
     /// The other programs' playback streams, with what ties each to its player. The process id
-    /// is the client's own claim, read as a number only when it is a plain positive one.
+    /// is PipeWire's record of the client's socket credentials where there is one (true even
+    /// for a Flatpak app, whose own claim is a PID in its sandbox), else the client's own claim;
+    /// read as a number only when it is a plain positive one.
     static func otherStreams(_ inputs: [SinkInputInfo], sinkNames: [UInt32: String]) -> [PlaybackStreamFacts] {
         inputs.map { input in
             let properties = input.properties
-            let pid = properties[Proplist.Key.applicationProcessID].flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil }
+            let pid = (properties[Proplist.Key.securePID] ?? properties[Proplist.Key.applicationProcessID])
+                .flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil }
             return PlaybackStreamFacts(index: input.index, sinkName: sinkNames[input.sinkIndex], processID: pid,
                                        processBinary: properties[Proplist.Key.applicationProcessBinary],
                                        applicationName: properties[Proplist.Key.applicationName],

@@ -17,6 +17,9 @@ public final class Proplist: @unchecked Sendable {
         public static let applicationIconName = "application.icon_name"
         public static let applicationProcessID = "application.process.id"
         public static let applicationProcessBinary = "application.process.binary"
+        /// PipeWire's record of the client's real PID, from the socket's credentials (a
+        /// Flatpak app's host PID; `application.process.id` is the client's own claim).
+        public static let securePID = "pipewire.sec.pid"
         /// Set by PipeWire for a client that came through the Flatpak portal.
         public static let portalAppID = "pipewire.access.portal.app_id"
         /// A device's shape: internal, speaker, headphone, headset, hands-free, car, hifi, …

@@ -31,6 +31,12 @@ final class OtherStreamsFactsTests: XCTestCase {
         }
     }
 
+    func testPipeWiresRecordOfTheRealPidWinsOverTheClaim() {
+        let streams = SoundServerObserver.otherStreams(
+            [input(1, sink: 0, ["application.process.id": "2", "pipewire.sec.pid": "31337"])], sinkNames: [:])
+        XCTAssertEqual(streams.first?.processID, 31337)
+    }
+
     func testParentsAreReadFromProc() {
         XCTAssertEqual(ProcessAncestry.parent(of: getpid()), getppid())
         XCTAssertEqual(ProcessAncestry.parents(of: getpid()).first, getppid())
