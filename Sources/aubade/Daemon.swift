@@ -25,6 +25,9 @@ import PlayerCore
 //    with the mainloop lock held. Copies decoded PCM out of each track's `DecodeAhead`
 //    buffer into the stream, tracks boundaries; its events hop to the core queue
 //    (`coreQueue.async`). It takes only the decode buffers' own short locks.
+// 2b. The guard's process queue ("aubade.processes", serial, in GuardDriver): reads the parent
+//    processes of the other programs' streams from /proc (kernel memory, never a disk) and hands
+//    each reading of the sound server on to the core queue, in order.
 // 3. Decoder queues ("aubade.decoder", one serial queue per track handed to the output; the
 //    current and the next are alive, a dropped one stops after the chunk or the open it is
 //    in — on a hung disk that open holds its worker thread until the read returns): open,
