@@ -34,7 +34,7 @@ public final class GuardObject {
             result = message.signature.isEmpty ? .success([streams()])
                 : .failure(.invalidArgs("\(GuardWire.streamsMethod) takes no arguments"))
         case (MPRISNames.introspectableInterface?, "Introspect"), (nil, "Introspect"):
-            result = .success([.string(Self.introspection)])
+            result = .success([.string(IntrospectionXML.guardObject)])
         case (MPRISNames.propertiesInterface?, "GetAll"):
             result = .success([.vardict([])])
         case (let interface?, _) where interface != Self.interface && interface != MPRISNames.introspectableInterface
@@ -50,27 +50,4 @@ public final class GuardObject {
         }
         if let reply { try? connection.send(reply) }
     }
-
-    static let introspection = """
-        <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
-        <node>
-          <interface name="org.aubade.Guard1">
-            <method name="OtherStreams">
-              <arg name="Streams" type="aa{sv}" direction="out"/>
-            </method>
-            <signal name="OtherPlayerDecision">
-              <arg name="Action" type="s"/>
-              <arg name="Player" type="s"/>
-              <arg name="Reason" type="s"/>
-              <arg name="Stream" type="a{sv}"/>
-            </signal>
-          </interface>
-          <interface name="org.freedesktop.DBus.Introspectable">
-            <method name="Introspect">
-              <arg name="xml_data" type="s" direction="out"/>
-            </method>
-          </interface>
-        </node>
-        """
 }
