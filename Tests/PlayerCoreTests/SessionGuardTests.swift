@@ -197,6 +197,9 @@ import Testing
         let ended = state.handle(.soundServerChanged(bothOnSpeakers), at: at(4))
         #expect(commands(ended) == ["Play org.mpris.MediaPlayer2.mpv"])
         #expect(decisions(ended).map(\.reason) == [.callEnded])
+        // Each decision names the player's stream.
+        #expect(decisions(began).map { $0.stream?.index } == [1, 2])
+        #expect(decisions(ended).first?.stream?.index == 1)
     }
 
     @Test func aPlayerMovedToAnotherTrackDuringTheCallIsNotResumed() {

@@ -95,7 +95,8 @@ public struct SessionGuard: Sendable {
         guard policy.isOn, let player = players[name], player.status == .playing else { return nil }
         awaitingPause.insert(name)
         return [.command(name, .pause),
-                .decision(GuardDecision(action: .pause, player: name, reason: reason, stream: stream, device: device)),
+                .decision(GuardDecision(action: .pause, player: name, reason: reason, stream: stream ?? self.stream(of: name),
+                                        device: device)),
                 .schedulePauseCheck(name, after: policy.pauseCheckDelay)]
     }
 
@@ -110,7 +111,14 @@ public struct SessionGuard: Sendable {
     func handBack(_ name: String, track: String?, _ reason: GuardDecision.Reason,
                           device: String? = nil) -> [GuardEffect] {
         guard policy.isOn, let player = players[name], player.status == .paused, player.trackID == track else { return [] }
-        return [.command(name, .play), .decision(GuardDecision(action: .play, player: name, reason: reason, device: device))]
+        return [.command(name, .play),
+                .decision(GuardDecision(action: .play, player: name, reason: reason, stream: stream(of: name), device: device))]
+    }
+
+    /// The player's stream, for a decision that is not about one stream (a call, sleep): which
+    /// stream is whose is what a reader of the log wants to see.
+    func stream(of name: String) -> PlaybackStreamFacts? {
+        facts?.otherStreams.first { StreamOwner.find(for: $0, among: players)?.player == name }
     }
 
     // MARK: Sleep
