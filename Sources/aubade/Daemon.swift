@@ -82,8 +82,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     /// The audio session for the other players (guard-other-players).
     private var guardDriver: GuardDriver?
     private var guardObject: GuardObject?
-    /// Whether we own org.aubade.Guard: only one process guards the other players.
-    private var ownsGuardName = false
+    /// org.aubade.Guard: only one process guards the other players.
+    private var guardName: GuardName?
     /// Who has yet to be ready before the machine may sleep (the player, the guard).
     private var sleepPreparations = 0
 
@@ -153,6 +153,10 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             guardDriver.otherPlayerEvent(event)
         }
         guardDriver.players = otherPlayers
+        let guardName = GuardName(connection: connection)
+        guardName.onChange = { [unowned self] _ in applyGuardSetting(settings) }
+        otherPlayers.otherSignal = { [unowned guardName] message in guardName.receive(message) }
+        self.guardName = guardName
         otherPlayers.start()
         self.otherPlayers = otherPlayers
         handle(.setPolicy(settings.policy))
@@ -232,22 +236,12 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     }
 
     /// guard-other-players: on, we guard the other players unless `aubade guard` (or another
-    /// `aubade serve`) already does — whoever owns org.aubade.Guard guards, so two never pause
-    /// the same player (a Pause that is a toggle would be undone by the second).
+    /// `aubade serve`) already does — whoever owns org.aubade.Guard guards (`GuardName`); we
+    /// take over when it stops.
     private func applyGuardSetting(_ settings: Settings) {
-        if settings.guardOtherPlayers, !ownsGuardName {
-            switch try? connection.requestName(GuardObject.busName) {
-            case .primaryOwner?, .alreadyOwner?:
-                ownsGuardName = true
-            default:
-                Log.notice("\(GuardObject.busName) is owned by another process (aubade guard?): the other players are left to it")
-            }
-        } else if !settings.guardOtherPlayers, ownsGuardName {
-            try? connection.releaseName(GuardObject.busName)
-            ownsGuardName = false
-        }
+        if settings.guardOtherPlayers { guardName?.claim() } else { guardName?.release() }
         var policy = settings.guardPolicy
-        policy.isOn = settings.guardOtherPlayers && ownsGuardName
+        policy.isOn = settings.guardOtherPlayers && guardName?.isOwned == true
         guardDriver?.handle(.setPolicy(policy))
     }
 

@@ -25,6 +25,7 @@ final class GuardService: @unchecked Sendable {
     private var sleepWatcher: SleepWatcher?
     private var signalSources: [DispatchSourceSignal] = []
     private var settings: Settings
+    private var name: GuardName?
 
     /// Aubade's own players have their own audio session: the guard leaves them alone.
     static func isAubade(_ name: String) -> Bool { name.hasPrefix(MPRISNames.busName) }
@@ -40,25 +41,24 @@ final class GuardService: @unchecked Sendable {
         self.object = object
     }
 
-    /// Owns the name, then starts watching; false (said in the log) when another process
-    /// guards the players already.
-    func start(reload: @escaping () throws(ConfigurationError) -> Settings) throws(DBusError) -> Bool {
+    /// Asks for the name and starts watching. While another process guards (`aubade serve`
+    /// with guard-other-players, another `aubade guard`), this one follows everything and
+    /// sends nothing, and takes over when that one stops.
+    func start(reload: @escaping () throws(ConfigurationError) -> Settings) {
         dispatchPrecondition(condition: .onQueue(queue))
-        switch try connection.requestName(GuardObject.busName) {
-        case .primaryOwner, .alreadyOwner: break
-        case .exists, .inQueue:
-            Log.error("\(GuardObject.busName) is owned already: another aubade guard, or aubade serve with "
-                      + "guard-other-players, guards the players")
-            return false
-        }
         connection.onDisconnect = {
             Log.error("lost the D-Bus session bus; exiting")
             exit(1)
         }
-        driver.handle(.setPolicy(settings.guardPolicy))
+        let name = GuardName(connection: connection)
+        name.onChange = { [unowned self] _ in applyPolicy() }
+        self.name = name
         let players = OtherPlayersWatcher(connection: connection, ownNames: { [] }, excluding: Self.isAubade) { [unowned driver] event in
             driver.otherPlayerEvent(event)
         }
+        players.otherSignal = { [unowned name] message in name.receive(message) }
+        name.claim()
+        applyPolicy()
         driver.players = players
         players.start()
         self.players = players
@@ -86,8 +86,14 @@ final class GuardService: @unchecked Sendable {
         if settings.pauseBeforeSleep { sleepWatcher.start() }
         self.sleepWatcher = sleepWatcher
         installSignals(reload: reload)
-        Log.info("guarding the other players as \(GuardObject.busName)")
-        return true
+        if name.isOwned { Log.info("guarding the other players as \(GuardObject.busName)") }
+    }
+
+    /// The settings' policy, on only while we own the name.
+    private func applyPolicy() {
+        var policy = settings.guardPolicy
+        policy.isOn = name?.isOwned == true
+        driver.handle(.setPolicy(policy))
     }
 
     private func installSignals(reload: @escaping () throws(ConfigurationError) -> Settings) {
@@ -108,7 +114,7 @@ final class GuardService: @unchecked Sendable {
                 let new = try reload()
                 settings = new
                 Log.threshold = new.logLevel
-                driver.handle(.setPolicy(new.guardPolicy))
+                applyPolicy()
                 sleepWatcher?.pauseBeforeSleep = new.pauseBeforeSleep
                 if new.pauseBeforeSleep { sleepWatcher?.start() }
                 Log.info("configuration reloaded")
@@ -148,19 +154,17 @@ final class GuardService: @unchecked Sendable {
         }
         Log.threshold = loaded.settings.logLevel
         let queue = DispatchQueue(label: "aubade.guard")
-        let outcome = queue.sync { () -> (GuardService?, Int32) in
+        let started = queue.sync { () -> GuardService? in
             do throws(DBusError) {
                 let service = try GuardService(queue: queue, settings: loaded.settings)
-                let started = try service.start(reload: { () throws(ConfigurationError) in
-                    try Settings.load(commandLine: arguments).settings
-                })
-                return started ? (service, 0) : (nil, 1)
+                service.start(reload: { () throws(ConfigurationError) in try Settings.load(commandLine: arguments).settings })
+                return service
             } catch {
                 Log.error("cannot guard on the session bus: \(error.message)")
-                return (nil, 1)
+                return nil
             }
         }
-        guard let service = outcome.0 else { return outcome.1 }
+        guard let service = started else { return 1 }
         withExtendedLifetime(service) { dispatchMain() }
     }
 }

@@ -18,6 +18,9 @@ final class OtherPlayersWatcher {
     /// Names `excluding` says yes to are never followed (`aubade guard` leaves Aubade's own
     /// players, which have their audio session, alone).
     private let excluding: (String) -> Bool
+    /// Every other signal the connection receives (it has one signal handler, set here):
+    /// NameAcquired and NameLost for `GuardName`.
+    var otherSignal: ((Message) -> Void)?
 
     init(connection: Connection, ownNames: @escaping () -> Set<String>, excluding: @escaping (String) -> Bool = { _ in false },
          report: @escaping (Event) -> Void) {
@@ -131,7 +134,7 @@ final class OtherPlayersWatcher {
                   let changed = arguments[1].asVardict else { return }
             update(name, with: changed)
         default:
-            break
+            otherSignal?(message)
         }
     }
 

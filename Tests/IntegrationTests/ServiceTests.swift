@@ -241,7 +241,7 @@ final class ServiceTests: XCTestCase {
     func testTheGuardUnitHasTheKeysTheGuardNeeds() throws {
         let unit = try String(contentsOf: Self.repository.appendingPathComponent("systemd/aubade-guard.service"), encoding: .utf8)
         let lines = Set(unit.split(separator: "\n").map(String.init))
-        for line in ["Type=dbus", "BusName=org.aubade.Guard", "ExecStart=@bindir@/aubade guard",
+        for line in ["Type=exec", "ExecStart=@bindir@/aubade guard",
                      "ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure", "WantedBy=default.target"] {
             XCTAssertTrue(lines.contains(line), "systemd/aubade-guard.service lacks \(line)")
         }
