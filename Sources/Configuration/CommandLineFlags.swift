@@ -139,6 +139,7 @@ extension Settings {
         if let folder = flags.playlistsFolder { settings.playlistsFolder = folder }
         if let volume = flags.volume { settings.initialVolume = volume }
         if let resume = flags.resumeOnReconnect { settings.resumeOnReconnect = resume }
+        if let guarding = flags.guardOtherPlayers { settings.guardOtherPlayers = guarding }
         if let level = flags.logLevel { settings.logLevel = level }
         if let category = flags.category { settings.category = category }
         if let delay = flags.handBackDelay { settings.handBackDelay = delay }

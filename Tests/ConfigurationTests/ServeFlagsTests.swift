@@ -41,6 +41,17 @@ final class ServeFlagsTests: XCTestCase {
         XCTAssertEqual(settings.playlistsFolder, "/work/lists")
     }
 
+    /// The guard's switch: the flag wins over the file, either way (found by the guard's
+    /// integration tests: the flag was parsed and then dropped).
+    func testTheGuardFlagsWinOverTheFile() throws {
+        var off = Settings()
+        off.guardOtherPlayers = false
+        XCTAssertTrue(off.applying(flags: try flags(["--guard-other-players"])).guardOtherPlayers)
+        XCTAssertFalse(Settings().applying(flags: try flags(["--no-guard-other-players"])).guardOtherPlayers)
+        XCTAssertFalse(off.applying(flags: try flags([])).guardOtherPlayers)
+        XCTAssertFalse(Settings().applying(flags: try flags(["--no-guard-other-players"])).guardPolicy.isOn)
+    }
+
     func testEveryFlagAndTheOperands() throws {
         let flags = try flags(["one.mp3", "--config", "my.conf", "--music-folder", "a", "--music-folder=/b",
                                "--playlists-folder=$HOME/p", "--volume=1.5", "--resume-on-reconnect",
