@@ -12,12 +12,12 @@ import XCTest
 /// itself stays Stopped (no tracks), so its own session category pauses nobody. Runs on
 /// PulseAudio and on PipeWire.
 final class OtherPlayersGuardTests: AudioSessionTestCase {
-    private var players: [ProcessMPRISPlayer] = []
-    private var processes: [Subprocess] = []
-    private var guards: [GuardDaemon] = []
-    private var guardMonitors: [SignalMonitor] = []
-    private var systemBus: Subprocess?
-    private var logind: FakeLogind?
+    var players: [ProcessMPRISPlayer] = []
+    var processes: [Subprocess] = []
+    var guards: [GuardDaemon] = []
+    var guardMonitors: [SignalMonitor] = []
+    var systemBus: Subprocess?
+    var logind: FakeLogind?
 
     override func tearDown() {
         let failed = (testRun?.failureCount ?? 0) + (testRun?.unexpectedExceptionCount ?? 0) > 0
@@ -34,7 +34,8 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         guardMonitors.removeAll()
         for guardian in guards { guardian.stop() }
         guards.removeAll()
-        // The daemons stop in super (they may still call the players, which must answer), then the sinks come back.
+        // The daemons stop in super (they may still call the players, which must answer), then
+        // the sinks come back.
         super.tearDown()
         for player in players { player.stop() }
         players.removeAll()
@@ -55,15 +56,20 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
                                        .init(name: "unplugspeakers", sink: "speakers"),
                                        .init(name: "unplugpaused", status: "Paused"))
         let (fromChild, fromItself, onSpeakers, alreadyPaused) = (started[0], started[1], started[2], started[3])
+        // The harness: the child's stream is pacat's, whose parent is the player; the other is the player's own.
+        XCTAssertEqual(try fromChild.sinkInput()?.properties["application.process.binary"], "pacat")
+        XCTAssertEqual(ProcessMPRISPlayer.parentPID(of: fromChild.streamPID), fromChild.pid, "the parent of the child pacat")
+        XCTAssertEqual(try fromItself.sinkInput()?.processID, fromItself.pid, "the stream of the player that plays itself")
         let streams = try waitUntilMapped(started)
-        XCTAssertEqual(streams[fromChild.busName]?.matchedBy, "ancestor", "a child's stream: \(streams[fromChild.busName]!)")
-        XCTAssertEqual(streams[fromItself.busName]?.matchedBy, "process", "the player's own stream: \(streams[fromItself.busName]!)")
+        XCTAssertEqual(streams[fromChild.busName]?.matchedBy, "ancestor", "a child's stream: \(streams)")
+        XCTAssertEqual(streams[fromItself.busName]?.matchedBy, "process", "the player's own stream: \(streams)")
         XCTAssertEqual(streams[fromChild.busName]?.sink, "headphones")
         XCTAssertEqual(streams[onSpeakers.busName]?.sink, "speakers")
         let route = try Shell.run(try Daemon.binaryPath(), ["route", "--all"])
         XCTAssertTrue(route.succeeded, "aubade route --all: \(route)")
         for player in started {
-            XCTAssertTrue(route.stdout.contains(player.options.name), "aubade route --all should name \(player.busName):\n\(route.stdout)")
+            XCTAssertTrue(route.stdout.contains(player.options.name),
+                          "aubade route --all should name \(player.busName):\n\(route.stdout)")
         }
         print("aubade route --all:\n\(route.trimmedOutput)")
         let mark = signals.mark
@@ -77,7 +83,8 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
             let decision = waitForDecision(on: signals, after: mark, "pause \(player.busName) deviceLost") {
                 $0.action == "pause" && $0.player == player.busName && $0.reason == "deviceLost"
             }
-            XCTAssertEqual(decision?.processID, player.streamPID, "the decision's stream: \(decision.map(String.init(describing:)) ?? "-")")
+            XCTAssertEqual(decision?.processID, player.streamPID,
+                           "the decision's stream: \(decision.map(String.init(describing:)) ?? "-")")
         }
         settle(1)
         XCTAssertEqual(fromChild.transportCalls.map(\.member), ["Pause"], "\(fromChild)")
@@ -123,7 +130,8 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         XCTAssertEqual(togglePlaying.playbackStatus, "Paused", "\(togglePlaying)")
         let toIgnoring = ignoring.transportCalls.map(\.member)
         XCTAssertTrue(toIgnoring.allSatisfy { $0 == "Pause" } && toIgnoring.count <= 2,
-                      "the player that ignores Pause should get Pause (once, or once more to check), nothing else: \(ignoring)")
+                      "the player that ignores Pause should get Pause (once, or once more to check), "
+                      + "nothing else: \(ignoring)")
         XCTAssertEqual(ignoring.playbackStatus, "Playing")
         for player in started {
             XCTAssertTrue(player.calls("PlayPause").isEmpty, "PlayPause sent to \(player)")
@@ -215,6 +223,30 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         XCTAssertTrue(errors.isEmpty, "error lines after a player left during the call:\n\(errors.joined(separator: "\n"))")
     }
 
+    /// A call may be only a capture stream (a softphone's microphone): media.role=phone on a
+    /// record stream pauses the players too, and its end hands back.
+    func testACaptureCallPausesAndHandsBack() throws {
+        let daemon = try serve()
+        let signals = try monitor(daemon)
+        let player = try startPlayers(.init(name: "capturecall", stream: .child))[0]
+        try waitUntilMapped([player])
+        let mark = signals.mark
+
+        // Recording from the speakers' monitor (a source every server has here), as a phone call.
+        let microphone = try Subprocess("parec", ["--raw", "--property=media.role=phone", "--client-name=Softphone",
+                                                  "-d", "speakers.monitor"], binaryStdout: true)
+        processes.append(microphone)
+
+        try waitForCall("Pause", on: player, "when the capture call began")
+        try waitForPlayerStatus(player, "Paused")
+        waitForDecision(on: signals, after: mark, "pause \(player.busName) callBegan") {
+            $0.action == "pause" && $0.player == player.busName && $0.reason == "callBegan"
+        }
+        microphone.stop(signal: SIGINT, grace: 2)
+        try waitForCall("Play", on: player, after: 1, "when the capture call ended")
+        try waitForPlayerStatus(player, "Playing")
+    }
+
     // MARK: Streams of nobody
 
     /// A bare pacat (no MPRIS name in its process or its ancestors) is listed as belonging to no
@@ -228,12 +260,12 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         let owner = try startPlayers(.init(name: "nexttobare"))[0]
         try waitUntilMapped([owner])
         var entry: OtherStream?
-        try eventually("the bare pacat (pid \(bare.pid)) in OtherStreams") {
+        try eventually("the bare pacat (pid \(bare.pid)) in OtherStreams", timeout: 5 * Self.slowdown) {
             entry = try GuardEndpoint.serve.otherStreams().first { $0.processID == bare.pid }
             return entry != nil
         }
-        XCTAssertEqual(entry?.player, "", "the bare pacat's player: \(entry!)")
-        XCTAssertEqual(entry?.matchedBy, "", "the bare pacat's match: \(entry!)")
+        XCTAssertEqual(entry?.player, "", "the bare pacat's player: \(entry.map(String.init(describing:)) ?? "-")")
+        XCTAssertEqual(entry?.matchedBy, "", "the bare pacat's match: \(entry.map(String.init(describing:)) ?? "-")")
         let route = try Shell.run(try Daemon.binaryPath(), ["route", "--all"])
         XCTAssertTrue(route.succeeded, "aubade route --all: \(route)")
         let bareLine = route.stdout.split(separator: "\n").first { $0.contains("no player") }
@@ -250,6 +282,33 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         XCTAssertFalse(decisions.contains { $0.processID == bare.pid || $0.player.isEmpty },
                        "a decision about the bare stream: \(decisions)")
         XCTAssertEqual(Set(decisions.map(\.player)), [owner.busName], "decisions: \(decisions)")
+    }
+
+    /// A stream from a process unrelated to any player is tied by name: its application.name
+    /// is a player's Identity ("name"); the unplug then pauses that player.
+    func testAStreamIsTiedByNameWhenNotByProcess() throws {
+        let daemon = try serve()
+        let signals = try monitor(daemon)
+        let player = try startPlayers(.init(name: "bynameonly", stream: .none, identity: "Namesake Player"))[0]
+        let stream = try Subprocess("pacat", ["--playback", "--raw", "--format=s16le", "--rate=44100", "--channels=2",
+                                              "--client-name=Namesake Player", "--property=media.role=music", "/dev/zero"])
+        processes.append(stream)
+        var entry: OtherStream?
+        try eventually("the stream of pacat (pid \(stream.pid)) tied to \(player.busName) "
+                       + "(last: \(entry.map(String.init(describing:)) ?? "-"))", timeout: 5 * Self.slowdown) {
+            entry = try GuardEndpoint.serve.otherStreams().first { $0.processID == stream.pid }
+            return entry?.player == player.busName
+        }
+        XCTAssertEqual(entry?.matchedBy, "name", "\(entry.map(String.init(describing:)) ?? "-")")
+        let mark = signals.mark
+
+        try Pulse.unloadNullSink("headphones")
+
+        try waitForCall("Pause", on: player, "after the unplug of its namesake's stream")
+        let decision = waitForDecision(on: signals, after: mark, "pause \(player.busName) deviceLost") {
+            $0.action == "pause" && $0.player == player.busName && $0.reason == "deviceLost"
+        }
+        XCTAssertEqual(decision?.processID, stream.pid, "the decision's stream: \(decision.map(String.init(describing:)) ?? "-")")
     }
 
     /// Aubade playing is not one of the others: its stream is not listed and no decision is
@@ -283,7 +342,8 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         let (onHeadphones, onSpeakers) = (started[0], started[1])
         let guardian = try startGuard()
         XCTAssertFalse(try Bus.nameHasOwner(Daemon.busName), "aubade guard owns \(Daemon.busName)")
-        let reply = try Bus.call("org.freedesktop.DBus.ListNames", destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus")
+        let reply = try Bus.call("org.freedesktop.DBus.ListNames", destination: "org.freedesktop.DBus",
+                                 path: "/org/freedesktop/DBus")
         for name in reply.values.first?.strings ?? [] where name.hasPrefix("org.mpris.MediaPlayer2.") {
             XCTAssertNotEqual(try Bus.nameOwner(name), guardian.uniqueName, "aubade guard owns \(name)")
         }
@@ -347,25 +407,27 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         let playing = [started[0], started[1]]
         let alreadyPaused = started[2]
         try waitUntilMapped(started)
-        try eventually("a delay inhibitor before sleep") { logind.inhibitCount > 0 }
+        try eventually("a delay inhibitor before sleep", timeout: 5 * Self.slowdown) { logind.inhibitCount > 0 }
         let delays = logind.inhibitCount
         let mark = signals.mark
 
         try logind.prepareForSleep(true)
 
         var released: Double?
-        let deadline = Date(timeIntervalSinceNow: 5)
+        let deadline = Date(timeIntervalSinceNow: 5 * Self.slowdown)
         while released == nil, Date() < deadline {
             if (0..<delays).allSatisfy({ !logind.holds("delay", index: $0) }) { released = ProcessMPRISPlayer.now() }
             Thread.sleep(forTimeInterval: 0.005)
         }
-        XCTAssertNotNil(released, "the \(delays) delay inhibitor(s) still held 5 s after PrepareForSleep(true)")
+        XCTAssertNotNil(released, "the \(delays) delay inhibitor(s) still held \(5 * Self.slowdown) s "
+                        + "after PrepareForSleep(true)")
         for player in playing {
             let pause = try waitForCall("Pause", on: player, "before sleep")
             try waitForPlayerStatus(player, "Paused")
             if let released {
-                XCTAssertLessThanOrEqual(pause.time, released, String(format: "%@ got Pause %.0f ms after the delay inhibitor "
-                                         + "was released (the suspend may already run)", player.busName, (pause.time - released) * 1000))
+                let late = String(format: "%.0f", (pause.time - released) * 1000)
+                XCTAssertLessThanOrEqual(pause.time, released, "\(player.busName) got Pause \(late) ms after the delay "
+                                         + "inhibitor was released (the suspend may already be under way)")
             }
             waitForDecision(on: signals, after: mark, "pause \(player.busName) sleep") {
                 $0.action == "pause" && $0.player == player.busName && $0.reason == "sleep"
@@ -399,7 +461,8 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
 
         try waitForCall("Pause", on: player, "after the unplug")
         let line = monitor.stdout.waitForLine(from: start, timeout: 5) {
-            $0.contains("guard") && $0.contains(player.options.name) && $0.contains("deviceLost") && $0.lowercased().contains("pause")
+            $0.contains("guard") && $0.contains(player.options.name) && $0.contains("deviceLost")
+                && $0.lowercased().contains("pause")
         }?.line
         XCTAssertNotNil(line, "aubade monitor printed no guard line for pausing \(player.busName); it printed:\n"
                         + monitor.stdout.lines.joined(separator: "\n") + "\nstderr: \(monitor.stderr.text)")
@@ -427,10 +490,12 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
 
         daemon.stop()
         try Pulse.restoreStandardSinks()
+        // A new player: on PulseAudio the first one's stream stays on the speakers.
+        let second = try startPlayers(.init(name: "guardedbyflag", stream: .child))[0]
         try startDaemon(["--guard-other-players"], home: home)
-        try waitUntilMapped([player])
+        try waitUntilMapped([second])
         try Pulse.unloadNullSink("headphones")
-        try waitForCall("Pause", on: player, "after the unplug, with --guard-other-players over the file")
+        try waitForCall("Pause", on: second, "after the unplug, with --guard-other-players over the file's false")
     }
 
     /// `--no-guard-other-players`: a call pauses nobody.
@@ -448,145 +513,4 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         XCTAssertEqual(player.transportCalls.map(\.member), [], "--no-guard-other-players: \(player)")
         XCTAssertEqual(decisions(on: signals, after: mark).count, 0, "decisions: \(decisions(on: signals, after: mark))")
     }
-}
-
-// MARK: - Helpers
-
-extension OtherPlayersGuardTests {
-    /// `aubade serve EXTRA…` with no tracks: Stopped, so its own session category touches nobody.
-    @discardableResult
-    private func serve(_ extra: [String] = [], environment: [String: String] = [:]) throws -> Daemon {
-        try startDaemon(extra, environment: environment)
-    }
-
-    /// `aubade guard ARGUMENTS`, waited for until it owns org.aubade.Guard; stopped after the test.
-    private func startGuard(_ arguments: [String] = []) throws -> GuardDaemon {
-        let guardian = try GuardDaemon(arguments)
-        guards.append(guardian)
-        try guardian.waitForBusName()
-        return guardian
-    }
-
-    private func guardMonitor(_ guardian: GuardDaemon) throws -> SignalMonitor {
-        let monitor = try SignalMonitor(sender: guardian.uniqueName)
-        guardMonitors.append(monitor)
-        return monitor
-    }
-
-    /// Starts the players at once and waits until each owns its name and plays its stream.
-    private func startPlayers(_ options: ProcessMPRISPlayer.Options...) throws -> [ProcessMPRISPlayer] {
-        let started = try ProcessMPRISPlayer.start(options)
-        players += started
-        return started
-    }
-
-    /// Waits until OtherStreams ties each player's stream (by its PID) to the player; returns
-    /// the entries by bus name.
-    @discardableResult
-    private func waitUntilMapped(_ players: [ProcessMPRISPlayer], on endpoint: GuardEndpoint = .serve, timeout: TimeInterval = 5,
-                                 file: StaticString = #filePath, line: UInt = #line) throws -> [String: OtherStream] {
-        var found: [String: OtherStream] = [:]
-        var last: [OtherStream] = []
-        try eventually("every player's stream in OtherStreams of \(endpoint) (last seen: \(last); players: \(players))",
-                       timeout: timeout, file: file, line: line) {
-            last = try endpoint.otherStreams()
-            found = [:]
-            for player in players where player.options.stream != .none {
-                found[player.busName] = last.first { $0.processID == player.streamPID && $0.player == player.busName }
-            }
-            return found.count == players.filter { $0.options.stream != .none }.count
-        }
-        return found
-    }
-
-    /// Waits for `member` among the player's transport calls after `mark`; returns it.
-    @discardableResult
-    private func waitForCall(_ member: String, on player: ProcessMPRISPlayer, after mark: Int = 0, _ why: String = "",
-                             timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line)
-        throws -> ProcessMPRISPlayer.Call {
-        var found: ProcessMPRISPlayer.Call?
-        try eventually("\(member) on \(player.busName) \(why) (\(player))", timeout: timeout, file: file, line: line) {
-            found = player.transportCalls(after: mark).first { $0.member == member }
-            return found != nil
-        }
-        return found!
-    }
-
-    private func waitForPlayerStatus(_ player: ProcessMPRISPlayer, _ status: String, timeout: TimeInterval = 5,
-                                     file: StaticString = #filePath, line: UInt = #line) throws {
-        try eventually("\(player.busName) \(status) (\(player))", timeout: timeout, file: file, line: line) {
-            player.playbackStatus == status
-        }
-    }
-
-    /// The guard's decisions after `mark`.
-    private func decisions(on monitor: SignalMonitor, from endpoint: GuardEndpoint = .serve, after mark: Int) -> [GuardDecision] {
-        monitor.messages.dropFirst(mark).compactMap { $0.guardDecision(from: endpoint) }
-    }
-
-    /// Waits for a decision after `mark` satisfying `predicate`; fails, listing those seen, if none comes.
-    @discardableResult
-    private func waitForDecision(on monitor: SignalMonitor, from endpoint: GuardEndpoint = .serve, after mark: Int,
-                                 _ what: String, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line,
-                                 where predicate: @escaping (GuardDecision) -> Bool) -> GuardDecision? {
-        let message = monitor.waitForMessage(after: mark, timeout: timeout) {
-            $0.guardDecision(from: endpoint).map(predicate) ?? false
-        }
-        guard let decision = message?.guardDecision(from: endpoint) else {
-            XCTFail("no OtherPlayerDecision (\(what)) from \(endpoint) within \(timeout) s; decisions seen: "
-                    + "\(decisions(on: monitor, from: endpoint, after: mark))", file: file, line: line)
-            return nil
-        }
-        return decision
-    }
-
-    /// Lets `seconds` pass, so that a call that should not come has had the time to.
-    private func settle(_ seconds: TimeInterval) {
-        Thread.sleep(forTimeInterval: seconds)
-    }
-
-    // MARK: Calls and sleep
-
-    /// A phone call that lasts until `endCall`: paplay of a 20 s tone with media.role=phone.
-    private func startCall() throws -> Subprocess {
-        let call = try Subprocess("paplay", ["--property=media.role=phone", "--property=application.name=Phone call",
-                                             try LongPhoneCall.wav().path])
-        processes.append(call)
-        try eventually("the call's stream (paplay pid \(call.pid))") {
-            guard call.isRunning else { throw DaemonError("paplay exited: \(call.stderr.text)") }
-            return try Pulse.sinkInput(ofProcess: call.pid) != nil
-        }
-        return call
-    }
-
-    /// Hangs up: paplay stopped by PID, and its stream gone from the server.
-    private func endCall(_ call: Subprocess) throws {
-        call.stop(signal: SIGTERM, grace: 2)
-        try eventually("the call's stream gone") { try Pulse.sinkInput(ofProcess: call.pid) == nil }
-    }
-
-    /// A stand-in system bus for `FakeLogind`, stopped after the test.
-    private func startSystemBus() throws -> String {
-        // Its socket in TMPDIR, where `make test` sees it if left behind (session.conf says /tmp).
-        let bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                                                          "--address=unix:tmpdir=\(NSTemporaryDirectory())"])
-        systemBus = bus
-        guard let address = bus.stdout.waitForLine(containing: "unix:", from: 0, timeout: 5) else {
-            throw DaemonError("the stand-in system bus printed no address")
-        }
-        return address.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}
-
-/// The sound of a call long enough for any test (20 s), which the test ends when it wants.
-private enum LongPhoneCall {
-    private static let made: Result<URL, any Error> = Result {
-        let url = TestRunDirectory.url.appendingPathComponent("phone-20s.wav")
-        let result = try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", url.path,
-                                           "synth", "20", "sine", "880", "vol", "0.3"])
-        guard result.succeeded else { throw DaemonError("making the 20 s phone WAV failed: \(result)") }
-        return url
-    }
-
-    static func wav() throws -> URL { try made.get() }
 }

@@ -116,7 +116,7 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
             let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
             var arguments = [script.path, "--name", options.name, "--status", options.status,
                              "--stream", options.stream.rawValue, "--pause", options.pause.rawValue,
-                             "--track", String(options.track), "--identity", identity]
+                             "--track", String(options.track), "--identity", options.identity ?? "Fake \(options.name)"]
             if let sink = options.sink { arguments += ["--sink", sink] }
             if let entry = options.desktopEntry { arguments += ["--desktop-entry", entry] }
             process = try Subprocess(python, arguments)
@@ -231,6 +231,15 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
         return status
     }
 
+    /// The parent of process `pid` (from /proc/PID/stat), nil when it is gone.
+    static func parentPID(of pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.range(of: ") ", options: .backwards) else { return nil }
+        // After the command name: the state, then the parent's PID.
+        let fields = stat[close.upperBound...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
     /// Its stream as the sound server lists it.
     func sinkInput() throws -> SinkInput? {
         let pid = streamPID
@@ -257,7 +266,8 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
                       let event = object["event"] as? String else { continue }
                 switch event {
                 case "call":
-                    _calls.append(Call(interface: object["interface"] as? String ?? "?", member: object["member"] as? String ?? "?",
+                    _calls.append(Call(interface: object["interface"] as? String ?? "?",
+                                       member: object["member"] as? String ?? "?",
                                        arguments: object["args"] as? [String] ?? [], sender: object["sender"] as? String ?? "?",
                                        time: object["time"] as? Double ?? 0))
                 case "status":
