@@ -64,17 +64,23 @@ test: deps
 # index), beside mpd's `mpc update --wait` on the same folder; decode CPU per minute of FLAC and
 # Opus beside flac -d and opusdec; VmRSS with 10,000 mixed tracks queued. On PulseAudio; writes
 # .build/bench/library.{md,json}. The first run spends a few minutes encoding the library.
+# Then the guard benchmark (issue 13): mpv + mpv-mpris playing to the headphones, which go away
+# (the null sink unloaded), once with Aubade's release `aubade guard` running, once without
+# Aubade: unload → the guard's Pause call to mpv, its OtherPlayerDecision signal, mpv's
+# PropertiesChanged(Paused) and its stream corked; how much of mpv's audio reached the speakers in
+# the next 3 s, beside mpv alone (it plays on). AUBADE_BENCH_RUNS rounds (default 5), on
+# PulseAudio, then PipeWire. Writes .build/bench/guard.{md,json}; needs mpv and mpv-mpris (PEERS=1).
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library; all (the default) is all
-# four. E.g. BENCH=peers or BENCH=library runs that benchmark alone, BENCH="peers streams" both.
+# the debug build, PulseAudio and PipeWire), peers, streams, library, guard; all (the default) is
+# all five. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers streams" both.
 PEERS ?=
 BENCH ?= all
 PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2 mpc
 
 bench: deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard)" >&2; exit 2;; esac; \
 	done
 	@if [[ "$(PEERS)" == 1 ]]; then \
 	    if [[ $$(id -u) == 0 ]]; then \
@@ -91,9 +97,9 @@ bench: deps
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -115,6 +121,15 @@ bench: deps
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
 	    scripts/audio-session --server pulseaudio -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.LibraryBenchmarkTests' || status=$$?; \
+	fi; \
+	if wants guard; then \
+	rm -f .build/bench/guard.json .build/bench/guard.md; \
+	for server in pulseaudio pipewire; do \
+	echo "=== make bench: aubade guard (release) and mpv + mpv-mpris on unplug, beside mpv alone, on $$server"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    scripts/audio-session --server $$server -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.GuardBenchmarkTests' || status=$$?; \
+	done; \
 	fi; \
 	exit $$status
 
