@@ -121,6 +121,8 @@ enum ClientVerbs {
         } else {
             print("aubade serve is not running")
         }
+        // Before an error on stderr: the lines stay in the order they were written.
+        fflush(nil)
         guard client.hasOwner(GuardObject.busName) else {
             throw DBusError.failed("nothing guards the other players: start `aubade guard`, or `aubade serve` "
                                    + "with guard-other-players = true")
