@@ -177,7 +177,7 @@ final class AudioSessionBenchmarkTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.5)
         let mark = monitor.mark
         let bytesAtUnload = recorder.stdout.data.count
-        let module = try headphonesModule()
+        let module = try HeadphonesSink.module()
         let command = Stamp.now()
         try pactl(["unload-module", String(module)])
         guard let removed = timeline.sinkRemoved("headphones", after: command, timeout: 5) else {
@@ -367,7 +367,7 @@ final class AudioSessionBenchmarkTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.5)
         let bytesAtUnload = recorder.stdout.data.count
         let command = Stamp.now()
-        try pactl(["unload-module", String(try headphonesModule())])
+        try pactl(["unload-module", String(try HeadphonesSink.module())])
         _ = recorder.stdout.waitForByteCount(bytesAtUnload + 5 * Self.bytesPerSecond, timeout: 14)
         if debugTimeline { printReports(mpv.pid, after: command, origin: command) }
         let corked = timeline.corkedForGood(ofProcess: mpv.pid, after: command) != nil
@@ -430,9 +430,7 @@ final class AudioSessionBenchmarkTests: XCTestCase {
 
     @discardableResult
     private func pactl(_ arguments: [String]) throws -> String {
-        let result = try Shell.run("pactl", arguments)
-        guard result.succeeded else { throw BusError("pactl \(arguments.joined(separator: " ")) failed: \(result)") }
-        return result.trimmedOutput
+        try HeadphonesSink.pactl(arguments)
     }
 
     /// "pulseaudio 16.1" or "PulseAudio (on PipeWire 0.3.65) 15.0.0", from `pactl info`.
@@ -475,31 +473,9 @@ final class AudioSessionBenchmarkTests: XCTestCase {
                                  "-d", "speakers.monitor"], binaryStdout: true)
     }
 
-    /// The module that made the headphones null sink.
-    private func headphonesModule() throws -> Int {
-        for line in try pactl(["list", "short", "modules"]).split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count >= 3, fields[1] == "module-null-sink", fields[2].contains("sink_name=headphones"),
-                  let index = Int(fields[0]) else { continue }
-            return index
-        }
-        throw DaemonError("no module-null-sink with sink_name=headphones")
-    }
-
     /// The headphones sink as the harness made it, and the default sink.
     private func ensureHeadphones() throws {
-        let sinks = try pactl(["list", "short", "sinks"])
-        if !sinks.split(separator: "\n").contains(where: { $0.split(separator: "\t").dropFirst().first == "headphones" }) {
-            try pactl(["load-module", "module-null-sink", "sink_name=headphones",
-                       "sink_properties=\"device.form_factor=headphone device.description=Headphones\""])
-        }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while (try? pactl(["get-default-sink"])) != "headphones" {
-            guard Date() < deadline else { throw DaemonError("the default sink is not headphones") }
-            try pactl(["set-default-sink", "headphones"])
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        timeline.refreshSinkNames()
+        try HeadphonesSink.ensure(refreshing: timeline)
     }
 
     /// After each run: the headphones back, whatever happened (the sinks as the harness left them).

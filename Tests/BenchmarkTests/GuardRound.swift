@@ -104,7 +104,7 @@ struct GuardRoundRunner {
                 + "\((try? pactl(["get-default-sink"])) ?? "?"))")
         }
         let mark = monitor.mark
-        let module = try headphonesModule()
+        let module = try HeadphonesSink.module()
         let command = Stamp.now()
         try pactl(["unload-module", String(module)])
         let returned = Stamp.now()
@@ -247,36 +247,12 @@ struct GuardRoundRunner {
 
     @discardableResult
     func pactl(_ arguments: [String]) throws -> String {
-        let result = try Shell.run("pactl", arguments)
-        guard result.succeeded else { throw BusError("pactl \(arguments.joined(separator: " ")) failed: \(result)") }
-        return result.trimmedOutput
+        try HeadphonesSink.pactl(arguments)
     }
 
-    /// The module that made the headphones null sink.
-    private func headphonesModule() throws -> Int {
-        for line in try pactl(["list", "short", "modules"]).split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count >= 3, fields[1] == "module-null-sink", fields[2].contains("sink_name=headphones"),
-                  let index = Int(fields[0]) else { continue }
-            return index
-        }
-        throw DaemonError("no module-null-sink with sink_name=headphones")
-    }
-
-    /// The headphones sink as scripts/audio-session makes it, and the default sink.
+    /// The headphones sink as the harness made it, and the default sink.
     func ensureHeadphones() throws {
-        let sinks = try pactl(["list", "short", "sinks"])
-        if !sinks.split(separator: "\n").contains(where: { $0.split(separator: "\t").dropFirst().first == "headphones" }) {
-            try pactl(["load-module", "module-null-sink", "sink_name=headphones",
-                       "sink_properties=\"device.form_factor=headphone device.description=Headphones\""])
-        }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while (try? pactl(["get-default-sink"])) != "headphones" {
-            guard Date() < deadline else { throw DaemonError("the default sink is not headphones") }
-            try pactl(["set-default-sink", "headphones"])
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        timeline.refreshSinkNames()
+        try HeadphonesSink.ensure(refreshing: timeline)
     }
 }
 

@@ -647,13 +647,8 @@ final class SessionCategoryTests: AudioSessionTestCase {
     }
 
     private func startSystemBus() throws -> String {
-        // Its socket in TMPDIR, where `make test` sees it if left behind (session.conf says /tmp).
-        let bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                                                          "--address=unix:tmpdir=\(NSTemporaryDirectory())"])
+        let (bus, address) = try StandInSystemBus.start()
         systemBus = bus
-        guard let address = bus.stdout.waitForLine(containing: "unix:", from: 0, timeout: 5) else {
-            throw DaemonError("the stand-in system bus printed no address")
-        }
-        return address.trimmingCharacters(in: .whitespacesAndNewlines)
+        return address
     }
 }

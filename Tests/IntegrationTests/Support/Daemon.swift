@@ -8,6 +8,15 @@ import XCTest
 final class Daemon {
     static let busName = "org.mpris.MediaPlayer2.aubade"
 
+    /// HOME and the XDG folders under `home`: an aubade that sees nothing of a real user's.
+    static func privateHome(_ home: URL) -> [String: String] {
+        ["HOME": home.path,
+         "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+         "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
+         "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
+         "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path]
+    }
+
     let arguments: [String]
     let process: Subprocess
     let home: URL
@@ -31,13 +40,8 @@ final class Daemon {
         ownsHome = givenHome == nil
         home = givenHome ?? TestRunDirectory.url.appendingPathComponent("home-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        process = try Subprocess(try Daemon.binaryPath(), self.arguments, environment: [
-            "HOME": home.path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
-            "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
-            "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
-        ].merging(extra) { _, new in new })
+        process = try Subprocess(try Daemon.binaryPath(), self.arguments,
+                                 environment: Daemon.privateHome(home).merging(extra) { _, new in new })
     }
 
     /// Waits (polling every 20 ms, up to `timeout`) until `name` has an owner on the bus.

@@ -93,13 +93,8 @@ final class GuardDaemon {
         self.arguments = ["guard"] + arguments
         home = TestRunDirectory.url.appendingPathComponent("guard-home-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        process = try Subprocess(try Daemon.binaryPath(), self.arguments, environment: [
-            "HOME": home.path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
-            "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
-            "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
-        ].merging(extra) { _, new in new })
+        process = try Subprocess(try Daemon.binaryPath(), self.arguments,
+                                 environment: Daemon.privateHome(home).merging(extra) { _, new in new })
     }
 
     /// Waits until org.aubade.Guard is owned; fails early, with its stderr, if it exits.
