@@ -79,8 +79,17 @@ enum BenchmarkFiles {
 
     /// Replaces this server's section of the JSON file and rewrites the Markdown from it.
     static func write(server: String, section: [String: Any]) throws {
+        let root = try replaceSection(of: server, with: section, in: "audio-session", benchmark: "audio session (issue 3)")
+        try markdown(root).write(to: directory.appendingPathComponent("audio-session.md"),
+                                 atomically: true, encoding: .utf8)
+    }
+
+    /// Replaces `server`'s section of `.build/bench/<name>.json` (each sound server's run is a
+    /// test process of its own) and returns the whole file's object, for its Markdown.
+    static func replaceSection(of server: String, with section: [String: Any], in name: String,
+                               benchmark: String) throws -> [String: Any] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let jsonURL = directory.appendingPathComponent("audio-session.json")
+        let jsonURL = directory.appendingPathComponent("\(name).json")
         var root: [String: Any] = [:]
         if let data = try? Data(contentsOf: jsonURL),
            let existing = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
@@ -89,12 +98,11 @@ enum BenchmarkFiles {
         var servers = root["servers"] as? [String: Any] ?? [:]
         servers[server] = section
         root["servers"] = servers
-        root["benchmark"] = "audio session (issue 3)"
+        root["benchmark"] = benchmark
         root["machine"] = machine()
         let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: jsonURL)
-        try markdown(root).write(to: directory.appendingPathComponent("audio-session.md"),
-                                 atomically: true, encoding: .utf8)
+        return root
     }
 
     static func machine() -> String {

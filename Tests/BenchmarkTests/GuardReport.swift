@@ -5,21 +5,9 @@ import Foundation
 /// one file each.
 enum GuardReport {
     static func write(server: String, section: [String: Any]) throws {
+        let root = try BenchmarkFiles.replaceSection(of: server, with: section, in: "guard",
+                                                     benchmark: "aubade guard: other players paused on unplug (issue 13)")
         let directory = BenchmarkFiles.directory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let jsonURL = directory.appendingPathComponent("guard.json")
-        var root: [String: Any] = [:]
-        if let data = try? Data(contentsOf: jsonURL),
-           let existing = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-            root = existing
-        }
-        var servers = root["servers"] as? [String: Any] ?? [:]
-        servers[server] = section
-        root["servers"] = servers
-        root["benchmark"] = "aubade guard: other players paused on unplug (issue 13)"
-        root["machine"] = BenchmarkFiles.machine()
-        let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: jsonURL)
         try markdown(root).write(to: directory.appendingPathComponent("guard.md"), atomically: true, encoding: .utf8)
     }
 
