@@ -213,11 +213,8 @@ final class SoundServerFaultTests: AubadeTestCase {
 
     /// A stand-in system bus for `RecordingLogind`, stopped after the test.
     private func startSystemBus() throws -> String {
-        let bus = try Subprocess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1"])
+        let (bus, address) = try StandInSystemBus.start()
         systemBus = bus
-        guard let address = bus.stdout.waitForLine(containing: "unix:", from: 0, timeout: 5) else {
-            throw DaemonError("the stand-in system bus printed no address")
-        }
-        return address.trimmingCharacters(in: .whitespacesAndNewlines)
+        return address
     }
 }
