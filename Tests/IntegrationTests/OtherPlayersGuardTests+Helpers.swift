@@ -107,7 +107,7 @@ extension OtherPlayersGuardTests {
     /// A phone call that lasts until `endCall`: paplay of a 20 s tone with media.role=phone.
     func startCall() throws -> Subprocess {
         let call = try Subprocess("paplay", ["--property=media.role=phone", "--property=application.name=Phone call",
-                                             try LongPhoneCall.wav().path])
+                                             try PhoneCall.longWav().path])
         processes.append(call)
         try eventually("the call's stream (paplay pid \(call.pid))", timeout: 5 * Self.slowdown) {
             guard call.isRunning else { throw DaemonError("paplay exited: \(call.stderr.text)") }
@@ -128,17 +128,4 @@ extension OtherPlayersGuardTests {
         systemBus = bus
         return address
     }
-}
-
-/// The sound of a call long enough for any test (20 s), which the test ends when it wants.
-private enum LongPhoneCall {
-    private static let made: Result<URL, any Error> = Result {
-        let url = TestRunDirectory.url.appendingPathComponent("phone-20s.wav")
-        let result = try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", url.path,
-                                           "synth", "20", "sine", "880", "vol", "0.3"])
-        guard result.succeeded else { throw DaemonError("making the 20 s phone WAV failed: \(result)") }
-        return url
-    }
-
-    static func wav() throws -> URL { try made.get() }
 }

@@ -302,16 +302,22 @@ enum AudioSessionBus {
 /// The sound of a phone call: a 16-bit stereo WAV (sox) that `paplay --property=media.role=phone`
 /// plays as the interrupting stream.
 enum PhoneCall {
-    private static let made: Result<URL, any Error> = Result {
-        let url = TestRunDirectory.url.appendingPathComponent("phone-2s.wav")
+    private static let made = Result { try make(seconds: 2) }
+    private static let madeLong = Result { try make(seconds: 20) }
+
+    private static func make(seconds: Int) throws -> URL {
+        let url = TestRunDirectory.url.appendingPathComponent("phone-\(seconds)s.wav")
         let result = try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", url.path,
-                                           "synth", "2", "sine", "880", "vol", "0.3"])
-        guard result.succeeded else { throw DaemonError("making the phone WAV failed: \(result)") }
+                                           "synth", String(seconds), "sine", "880", "vol", "0.3"])
+        guard result.succeeded else { throw DaemonError("making the \(seconds) s phone WAV failed: \(result)") }
         return url
     }
 
     /// The 2 s WAV, made once per test run.
     static func wav() throws -> URL { try made.get() }
+
+    /// A call long enough for any test (20 s), which the test ends when it wants; made once.
+    static func longWav() throws -> URL { try madeLong.get() }
 
     /// Starts `paplay --property=media.role=phone WAV` on the default sink.
     static func start() throws -> Subprocess {
