@@ -64,9 +64,9 @@ let package = Package(
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "AudioFixtures"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit", "Handoff"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures", "Handoff"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit"]),

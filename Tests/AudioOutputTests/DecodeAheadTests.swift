@@ -51,7 +51,7 @@ final class DecodeAheadTests: XCTestCase {
 
     func testAllOfATrackComesOutInOrderThenTheEnd() throws {
         let total = 300_000
-        let produced = Mutex(0)
+        let produced = LockedState(0)
         let ahead = DecodeAhead(PCMSource(format: format) { buffer in
             produced.withLock { done in
                 let count = min(total - done, buffer.count - buffer.count % 4)

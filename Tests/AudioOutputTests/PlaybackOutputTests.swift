@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Handoff
 import XCTest
 @testable import AudioOutput
 import PlayerCore
@@ -237,7 +237,7 @@ final class PlaybackOutputTests: XCTestCase {
         let log = EventLog()
         let output = try makeOutput(log)
         let tone = sineSource(seconds: 0.6)
-        let reads = Mutex(0)
+        let reads = LockedState(0)
         let breaking = PCMSource(format: tone.format) { buffer in
             // A little audio, then a broken frame.
             guard reads.withLock({ count in count += 1; return count }) <= 2 else { throw BrokenSource() }
@@ -299,7 +299,7 @@ extension PlaybackOutputTests {
 
     func testEventsCarryTheSerialOfTheirRun() throws {
         _ = try server
-        let events = Mutex<[(OutputEvent, PlaySerial)]>([])
+        let events = LockedState<[(OutputEvent, PlaySerial)]>([])
         let output = PlaybackOutput(identity: StreamIdentity(), serialEvents: { event, serial in
             events.withLock { $0.append((event, serial)) }
         })

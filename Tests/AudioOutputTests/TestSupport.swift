@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Handoff
 import AudioOutput
 import PlayerCore
 
@@ -34,7 +34,7 @@ struct BrokenSource: Error, CustomStringConvertible { var description: String { 
 
 /// Events with their arrival time, waitable from the test thread.
 final class EventLog: Sendable {
-    private let entries = Mutex<[(time: ContinuousClock.Instant, event: OutputEvent)]>([])
+    private let entries = LockedState<[(time: ContinuousClock.Instant, event: OutputEvent)]>([])
 
     func append(_ event: OutputEvent) {
         let now = ContinuousClock.now

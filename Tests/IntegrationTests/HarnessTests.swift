@@ -152,4 +152,28 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertTrue(gotReply, "no reply to GetId")
         XCTAssertTrue(gotSignal, "no NameOwnerChanged")
     }
+
+    /// No `Synchronization.Mutex` in the service or its tests: on Linux it is a priority-
+    /// inheriting futex whose contended hand-over ThreadSanitizer cannot see, so every access
+    /// under it can be reported as a race (CI failed on one in the test support's EventLog, and
+    /// once in DebouncedSaver). Handoff's `LockedState` and `Lock` are the lock types.
+    func testNoSynchronizationMutexAnywhere() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var offenders: [String] = []
+        for folder in ["Sources", "Tests"] {
+            let files = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard file.pathExtension == "swift" else { continue }
+                let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                for (number, line) in lines.enumerated() {
+                    let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                    if code.contains(/\bMutex\s*[<(]/) {
+                        offenders.append("\(file.path.dropFirst(root.path.count + 1)):\(number + 1)")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(offenders, [], "use Handoff.LockedState (or Lock) instead")
+    }
 }

@@ -1,16 +1,16 @@
 import AudioFixtures
 import Decoding
 import Foundation
+import Handoff
 @testable import Library
 import PlayerCore
-import Synchronization
 import Testing
 
 /// The tag index: a known, unchanged file is not read again; anything else is.
 @Suite struct TagIndexTests {
     /// A reader that makes a track from the file name and counts its calls.
     final class CountingReader: Sendable {
-        let calls = Mutex(0)
+        let calls = LockedState(0)
         var count: Int { calls.withLock { $0 } }
 
         func read(_ path: FilePath) throws(DecodingError) -> Track {
@@ -24,7 +24,7 @@ import Testing
     }
 
     final class LogLines: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = LockedState<[String]>([])
         var all: [String] { lines.withLock { $0 } }
         func append(_ line: String) { lines.withLock { $0.append(line) } }
     }

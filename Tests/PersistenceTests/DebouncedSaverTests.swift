@@ -1,12 +1,12 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Handoff
 import Testing
 import Persistence
 
 @Suite struct DebouncedSaverTests {
     final class Counter: Sendable {
-        let saves = Mutex<[Date]>([])
+        let saves = LockedState<[Date]>([])
         var count: Int { saves.withLock { $0.count } }
         func record() { saves.withLock { $0.append(Date()) } }
     }

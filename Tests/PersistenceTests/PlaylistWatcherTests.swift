@@ -1,13 +1,13 @@
 import AudioFixtures
 import Dispatch
 import Foundation
-import Synchronization
+import Handoff
 import Testing
 import Persistence
 
 @Suite struct PlaylistWatcherTests {
     final class Calls: Sendable {
-        let count = Mutex(0)
+        let count = LockedState(0)
         var value: Int { count.withLock { $0 } }
     }
 

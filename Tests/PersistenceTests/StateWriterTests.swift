@@ -1,8 +1,8 @@
 import AudioFixtures
 import Dispatch
 import Foundation
+import Handoff
 import PlayerCore
-import Synchronization
 import Testing
 @testable import Persistence
 
@@ -46,7 +46,7 @@ import Testing
 
 @Suite struct StateWriterTests {
     final class Reports: Sendable {
-        let items = Mutex<[StateWriter.Report]>([])
+        let items = LockedState<[StateWriter.Report]>([])
         var all: [StateWriter.Report] { items.withLock { $0 } }
         func add(_ report: StateWriter.Report) { items.withLock { $0.append(report) } }
     }

@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+import AudioOutput
+import PlayerCore
+
+/// The test support's EventLog is filled from libpulse's thread while a test waits on it from
+/// its own. CI's ThreadSanitizer run failed on it (a "Swift access race" between `append` and
+/// `waitForFacts`) when it was guarded by `Synchronization.Mutex`: on Linux that is a
+/// priority-inheriting futex, and when the kernel hands a contended lock to its waiter no
+/// user-space atomic marks it, so ThreadSanitizer sees no order between the two sides.
+/// This contends for the log on purpose, as many times as a whole test run does in one place.
+final class EventLogTests: XCTestCase {
+    func testAppendsFromOtherThreadsWhileATestWaitsAreOrdered() {
+        let log = EventLog()
+        let writers = 4, eventsEach = 3_000
+        let done = DispatchGroup()
+        for writer in 0..<writers {
+            DispatchQueue.global().async(group: done) {
+                for event in 0..<eventsEach {
+                    if event % 3 == 0 {
+                        log.append(.soundServerChanged(SoundServerFacts()))
+                    } else {
+                        log.append(.volumeChanged(Double(writer)))
+                    }
+                }
+            }
+        }
+        // The reader side, as the tests use it: polling for facts and events while they arrive.
+        var sawFacts = false
+        while done.wait(timeout: .now()) == .timedOut {
+            sawFacts = log.waitForFacts(timeout: 0.001) { _ in true } != nil || sawFacts
+            _ = log.wait(timeout: 0.001) { $0 == .serverConnected }
+            _ = log.events.count
+        }
+        XCTAssertTrue(sawFacts)
+        XCTAssertEqual(log.events.count, writers * eventsEach)
+        XCTAssertEqual(log.facts.count, writers * ((eventsEach + 2) / 3))
+    }
+}
