@@ -12,11 +12,17 @@ public final class GuardObject {
 
     private let connection: Connection
     private let streams: () -> DBusValue
+    /// Kept: on `aubade guard`'s connection nothing else holds it.
+    private let tree: ObjectTree
 
-    public init(connection: Connection, streams: @escaping () -> DBusValue) throws(DBusError) {
+    /// - Parameter tree: the connection's `ObjectTree` (the player's on `aubade serve`), so
+    ///   that a walk from `/` finds the guard too.
+    public init(connection: Connection, tree: ObjectTree, streams: @escaping () -> DBusValue) throws(DBusError) {
         self.connection = connection
         self.streams = streams
+        self.tree = tree
         try connection.registerObject(path: Self.objectPath) { [weak self] message in self?.receive(message) }
+        tree.add(Self.objectPath)
     }
 
     public func announce(_ decision: GuardDecision) {
@@ -34,9 +40,12 @@ public final class GuardObject {
             result = message.signature.isEmpty ? .success([streams()])
                 : .failure(.invalidArgs("\(GuardWire.streamsMethod) takes no arguments"))
         case (MPRISNames.introspectableInterface?, "Introspect"), (nil, "Introspect"):
-            result = .success([.string(IntrospectionXML.guardObject)])
+            result = message.signature.isEmpty ? .success([.string(IntrospectionXML.guardObject)])
+                : .failure(.invalidArgs("Introspect takes no arguments"))
         case (MPRISNames.propertiesInterface?, "GetAll"):
-            result = .success([.vardict([])])
+            // No properties; asked about any interface, the answer is empty (as for a node).
+            result = message.signature == "s" ? .success([.vardict([])])
+                : .failure(.invalidArgs("expected arguments \"s\", got \"\(EchoText.safe(message.signature))\""))
         case (let interface?, _) where interface != Self.interface && interface != MPRISNames.introspectableInterface
             && interface != MPRISNames.propertiesInterface:
             result = .failure(.unknownInterface("no interface \(EchoText.safe(interface)) on \(Self.objectPath)"))

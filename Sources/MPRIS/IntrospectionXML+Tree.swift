@@ -1,14 +1,6 @@
-/// Introspection of the paths above `/org/mpris/MediaPlayer2`, so tools that walk the object
-/// tree from `/` (busctl tree, d-feet) find the player.
+/// What the paths above the objects answer (`ObjectTree`).
 extension IntrospectionXML {
-    /// The name of the child node of `path` on the way to `target`, or nil when `path` is not an ancestor.
-    static func childNode(under path: String, toward target: String) -> String? {
-        let prefix = path == "/" ? "/" : path + "/"
-        guard target.hasPrefix(prefix), target != path else { return nil }
-        return target.dropFirst(prefix.count).split(separator: "/").first.map(String.init)
-    }
-
-    static func node(withChild child: String) -> String {
+    static func node(withChildren children: [String]) -> String {
         """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
@@ -18,7 +10,7 @@ extension IntrospectionXML {
               <arg name="xml_data" type="s" direction="out"/>
             </method>
           </interface>
-          <node name="\(child)"/>
+        \(children.map { "  <node name=\"\($0)\"/>" }.joined(separator: "\n"))
         </node>
         """
     }

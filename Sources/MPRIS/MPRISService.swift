@@ -13,17 +13,18 @@ public final class MPRISService {
     /// The guard's stream map for AudioSession1.OtherStreams; nil when the guard is off (the
     /// method is then unknown).
     public var otherStreams: (() -> DBusValue)?
+    /// The paths above the player, for introspection; the guard's object joins it.
+    public let tree: ObjectTree
 
     public init(connection: Connection, host: any MPRISHost) throws(DBusError) {
         self.connection = connection
         self.host = host
+        // Everything else (/, /org, …) only answers Introspect, so `busctl tree` can find us.
+        tree = try ObjectTree(connection: connection)
         try connection.registerObject(path: MPRISNames.objectPath) { [weak self] message in
             self?.receive(message)
         }
-        // Everything else (/, /org, …) only answers Introspect, so `busctl tree` can find us.
-        try connection.registerObject(path: "/", subtree: true) { [weak self] message in
-            self?.receiveElsewhere(message)
-        }
+        tree.add(MPRISNames.objectPath)
     }
 
     /// Sends PropertiesChanged, one per interface, for every property that differs between
@@ -185,22 +186,6 @@ public final class MPRISService {
         case .int64(let number): return String(number)
         default: return value.unwrapped.signature
         }
-    }
-
-    private func receiveElsewhere(_ message: Message) {
-        guard message.kind == .methodCall else { return }
-        let path = message.path ?? "/"
-        let result: Result<[DBusValue], DBusError>
-        if message.member == "Introspect", message.interface == nil || message.interface == MPRISNames.introspectableInterface,
-           let child = IntrospectionXML.childNode(under: path, toward: MPRISNames.objectPath) {
-            // Introspect takes no arguments; any are a wrong call, as on the player's path.
-            result = message.signature.isEmpty
-                ? .success([.string(IntrospectionXML.node(withChild: child))])
-                : .failure(.invalidArgs("expected arguments \"\", got \"\(message.signature)\""))
-        } else {
-            result = .failure(.unknownObject("no object at \(path)"))
-        }
-        reply(to: message, with: result)
     }
 
     private func reply(to message: Message, with result: Result<[DBusValue], DBusError>) {

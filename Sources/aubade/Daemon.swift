@@ -147,7 +147,9 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
         self.guardDriver = guardDriver
         mpris?.otherStreams = { [unowned guardDriver] in guardDriver.streamsValue }
-        guardObject = try? GuardObject(connection: connection) { [unowned guardDriver] in guardDriver.streamsValue }
+        if let tree = mpris?.tree {
+            guardObject = try? GuardObject(connection: connection, tree: tree) { [unowned guardDriver] in guardDriver.streamsValue }
+        }
         let otherPlayers = OtherPlayersWatcher(connection: connection, ownNames: { [unowned self] in [busName] }) { [unowned self] event in
             handle(event)
             guardDriver.otherPlayerEvent(event)

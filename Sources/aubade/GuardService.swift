@@ -36,7 +36,7 @@ final class GuardService: @unchecked Sendable {
         connection = try Connection(bus: .session, queue: queue)
         var announce: (GuardDecision) -> Void = { _ in }
         driver = GuardDriver(queue: queue) { announce($0) }
-        let object = try GuardObject(connection: connection) { [unowned driver] in driver.streamsValue }
+        let object = try GuardObject(connection: connection, tree: ObjectTree(connection: connection)) { [unowned driver] in driver.streamsValue }
         announce = { [weak object] decision in object?.announce(decision) }
         self.object = object
     }

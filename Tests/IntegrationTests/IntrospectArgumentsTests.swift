@@ -5,6 +5,7 @@ import XCTest
 /// Found by the bus fuzz test: Introspect on the paths above the player (`/`, `/org`,
 /// `/org/mpris`) answered whatever arguments came with it, while a wrong signature on
 /// Aubade's own interfaces must be an error (InvalidArgs), as it is on the player's path.
+/// The same for the guard's object, which the walk from `/` did not find before.
 final class IntrospectArgumentsTests: AubadeTestCase {
     private static let introspectable = "org.freedesktop.DBus.Introspectable"
 
@@ -13,7 +14,7 @@ final class IntrospectArgumentsTests: AubadeTestCase {
         let client = try RawBusClient()
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(null) }
-        for path in ["/", "/org", "/org/mpris", "/org/mpris/MediaPlayer2"] {
+        for path in ["/", "/org", "/org/mpris", "/org/mpris/MediaPlayer2", "/org/aubade", "/org/aubade/Guard"] {
             for arguments: [DBusKit.DBusValue] in [[.string("x")], [.int32(1), .boolean(true)], [.unixFD(null)]] {
                 let (outcome, _) = try client.call(path: path, interface: Self.introspectable, member: "Introspect", arguments)
                 XCTAssertEqual(outcome.errorName, DBusError.invalidArgsName,
@@ -27,6 +28,10 @@ final class IntrospectArgumentsTests: AubadeTestCase {
             }
             XCTAssertTrue(xml.contains("<node"), "Introspect on \(path): \(xml.prefix(200))")
         }
+        // `/org` leads to the player and to the guard's object beside it (busctl tree lists both).
+        let tree = try IntrospectedTree.walk(client)
+        XCTAssertEqual(tree.servingObjects.map(\.path).sorted(), ["/org/aubade/Guard", "/org/mpris/MediaPlayer2"])
+        XCTAssertTrue(tree.objects.first { $0.path == "/org/aubade/Guard" }?.interfaces.contains { $0.name == "org.aubade.Guard1" } ?? false)
         // A path that is not on the way is still unknown, with or without arguments.
         let (elsewhere, _) = try client.call(path: "/org/elsewhere", interface: Self.introspectable, member: "Introspect",
                                              [.string("x")])

@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 import XCTest
 
@@ -362,6 +363,25 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
         XCTAssertEqual(onHeadphones.transportCalls.map(\.member), ["Pause"], "\(onHeadphones)")
         XCTAssertEqual(onSpeakers.transportCalls.map(\.member), [], "\(onSpeakers)")
         XCTAssertTrue(guardian.isRunning)
+    }
+
+    /// A walk of the guard's object tree from `/` (busctl tree org.aubade.Guard) finds its
+    /// object, and nothing of a player; Introspect with arguments is a wrong call there too.
+    func testTheGuardAlonesObjectTreeLeadsToItsObject() throws {
+        _ = try startGuard()
+        let client = try RawBusClient(destination: "org.aubade.Guard")
+        let tree = try IntrospectedTree.walk(client)
+        XCTAssertEqual(tree.objects.map(\.path), ["/", "/org", "/org/aubade", "/org/aubade/Guard"])
+        XCTAssertEqual(tree.servingObjects.flatMap(\.interfaces).map(\.name).filter { !$0.hasPrefix("org.freedesktop.DBus.") },
+                       ["org.aubade.Guard1"])
+        for path in ["/", "/org/aubade/Guard"] {
+            let (outcome, _) = try client.call(path: path, interface: "org.freedesktop.DBus.Introspectable",
+                                               member: "Introspect", [.string("x")])
+            XCTAssertEqual(outcome.errorName, DBusKit.DBusError.invalidArgsName, "Introspect(s) on \(path): \(outcome)")
+        }
+        let (elsewhere, _) = try client.call(path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Introspectable",
+                                             member: "Introspect")
+        XCTAssertEqual(elsewhere.errorName, DBusKit.DBusError.unknownObjectName, "\(elsewhere)")
     }
 
     /// `aubade guard --resume-on-reconnect`: the headphones coming back give Play to the player

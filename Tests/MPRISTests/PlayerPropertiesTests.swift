@@ -82,8 +82,21 @@ import PlayerCore
     }
 
     @Test func parentPathsLeadToThePlayer() {
-        #expect(IntrospectionXML.childNode(under: "/", toward: "/org/mpris/MediaPlayer2") == "org")
-        #expect(IntrospectionXML.childNode(under: "/org/mpris", toward: "/org/mpris/MediaPlayer2") == "MediaPlayer2")
-        #expect(IntrospectionXML.childNode(under: "/com", toward: "/org/mpris/MediaPlayer2") == nil)
+        let player = ["/org/mpris/MediaPlayer2"]
+        #expect(ObjectTree.childNodes(under: "/", toward: player) == ["org"])
+        #expect(ObjectTree.childNodes(under: "/org/mpris", toward: player) == ["MediaPlayer2"])
+        #expect(ObjectTree.childNodes(under: "/com", toward: player) == [])
+        #expect(ObjectTree.childNodes(under: "/org/mpris/MediaPlayer2", toward: player) == [])
+    }
+
+    /// `aubade serve` serves the guard's object beside the player: `/org` leads to both.
+    @Test func parentPathsLeadToEveryObject() {
+        let objects = ["/org/mpris/MediaPlayer2", "/org/aubade/Guard"]
+        #expect(ObjectTree.childNodes(under: "/", toward: objects) == ["org"])
+        #expect(ObjectTree.childNodes(under: "/org", toward: objects) == ["aubade", "mpris"])
+        #expect(ObjectTree.childNodes(under: "/org/aubade", toward: objects) == ["Guard"])
+        #expect(ObjectTree.childNodes(under: "/org/aub", toward: objects) == [])
+        let xml = IntrospectionXML.node(withChildren: ["aubade", "mpris"])
+        #expect(xml.contains("  <node name=\"aubade\"/>\n  <node name=\"mpris\"/>\n</node>"))
     }
 }
