@@ -20,9 +20,11 @@ final class GuardDriver: @unchecked Sendable {
     /// Sends the players' commands; set once the watcher exists.
     var players: OtherPlayersWatcher?
     private let announce: (GuardDecision) -> Void
-    /// Pause calls sent for sleep that have not been answered yet, and who waits for them.
-    private var sleepPausesPending = 0
+    /// The Pause calls sent for the current sleep, and who waits for them.
+    private var sleepRounds = SleepRounds()
     private var whenSleepPausesAnswered: (() -> Void)?
+    /// How long a sleep waits for the players' answers.
+    static let sleepWait = DispatchTimeInterval.seconds(1)
 
     init(queue: DispatchQueue, announce: @escaping (GuardDecision) -> Void) {
         self.queue = queue
@@ -67,10 +69,13 @@ final class GuardDriver: @unchecked Sendable {
     func prepareForSleep(ready: @escaping () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         whenSleepPausesAnswered = ready
-        sleepPausesPending = 0
-        handle(.sleepImminent)
-        if sleepPausesPending == 0 { return sleepPausesDone() }
-        queue.asyncAfter(deadline: .now() + 1) { [weak self] in self?.sleepPausesDone() }
+        let round = sleepRounds.begin()
+        perform(state.handle(.sleepImminent, at: MonotonicClock.now()), forSleep: round)
+        if sleepRounds.sendingDone(in: round) { return sleepPausesDone() }
+        queue.asyncAfter(deadline: .now() + Self.sleepWait) { [weak self] in
+            guard let self, sleepRounds.waitOver(in: round) else { return }
+            sleepPausesDone()
+        }
     }
 
     private func sleepPausesDone() {
@@ -81,21 +86,24 @@ final class GuardDriver: @unchecked Sendable {
 
     func handle(_ event: GuardEvent) {
         dispatchPrecondition(condition: .onQueue(queue))
-        for effect in state.handle(event, at: MonotonicClock.now()) { perform(effect, forSleep: event == .sleepImminent) }
+        perform(state.handle(event, at: MonotonicClock.now()), forSleep: nil)
     }
 
-    private func perform(_ effect: GuardEffect, forSleep: Bool) {
+    private func perform(_ effects: [GuardEffect], forSleep round: SleepRounds.Round?) {
+        for effect in effects { perform(effect, forSleep: round) }
+    }
+
+    private func perform(_ effect: GuardEffect, forSleep round: SleepRounds.Round?) {
         switch effect {
         case .command(let name, let command):
-            guard forSleep else {
+            guard let round else {
                 players?.command(name, command)
                 return
             }
-            sleepPausesPending += 1
+            sleepRounds.sent(in: round)
             players?.command(name, command) { [weak self] in
-                guard let self else { return }
-                sleepPausesPending -= 1
-                if sleepPausesPending == 0 { sleepPausesDone() }
+                guard let self, sleepRounds.answered(in: round) else { return }
+                sleepPausesDone()
             }
         case .decision(let decision):
             Log.info("guard: \(decision.summary)")
