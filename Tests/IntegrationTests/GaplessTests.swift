@@ -107,7 +107,7 @@ final class GaplessTests: AubadeTestCase {
         }
         print(String(format: "Alpha sounded %.3f s", (change - Double(sounding.lowerBound)) / rate))
         guard let heard = arrivals.arrival(ofFrame: Int(change)) else { return XCTFail("no arrival time for frame \(Int(change))") }
-        // The step holding the first Beta frame arrived after it played, by parec's latency (≤ ~40 ms).
+        // The step holding the first Beta frame arrived after it played, by parec's latency (tens of ms).
         let playedAt = heard.timeIntervalSince1970 - 0.02
         let offset = signalTime - playedAt
         print(String(format: "Metadata(Beta) signalled %+.0f ms from when Beta's first sample was played", offset * 1000))

@@ -176,4 +176,26 @@ final class HarnessTests: AubadeTestCase {
         }
         XCTAssertEqual(offenders, [], "use Handoff.LockedState (or Lock) instead")
     }
+
+    /// A recording glitch is not a change of pitch. CI's PipeWire run recorded one 1.2 s into
+    /// a 3 s 440 Hz tone (the tone cut, 10 ms of ringing around zero — sign flips every sample —,
+    /// then the tone again); the first 8 crossings after it looked like 660 Hz, and the test of
+    /// Metadata timing judged the change 1.76 s early.
+    func testAGlitchInTheRecordingIsNotAChangeOfPitch() {
+        let rate = 44_100.0
+        var samples: [Int16] = []
+        for frame in 0..<Int(4 * rate) {
+            let time = Double(frame) / rate
+            let value: Double
+            if time >= 1.2 && time < 1.21 {
+                value = frame % 2 == 0 ? 300 : -300  // the ringing of the glitch
+            } else {
+                value = 15_000 * sin(2 * .pi * (time < 3 ? 440 : 660) * time)
+            }
+            samples += [Int16(value), Int16(value)]  // stereo
+        }
+        let audio = ToneAnalysis(samples.withUnsafeBufferPointer { Data(buffer: $0) })
+        let change = audio.pitchChange(in: 0..<audio.samples.count, fromHalfPeriod: rate / 880, toHalfPeriod: rate / 1320)
+        XCTAssertEqual((change ?? 0) / rate, 3.0, accuracy: 0.01, "the change of pitch is at 3 s, not at the glitch")
+    }
 }
