@@ -14,6 +14,8 @@ final class OtherPlayersWatcher {
     /// Unique connection name (":1.42") → well-known name, for PropertiesChanged senders.
     private var namesByOwner: [String: String] = [:]
     private var players: [String: OtherPlayer] = [:]
+    /// The players whose PlaybackStatus has been read: only those are reported.
+    private var statusKnown: Set<String> = []
 
     /// Names `excluding` says yes to are never followed (`aubade guard` leaves Aubade's own
     /// players, which have their audio session, alone).
@@ -123,6 +125,7 @@ final class OtherPlayersWatcher {
             if !oldOwner.isEmpty {
                 namesByOwner[oldOwner] = nil
                 players[name] = nil
+                statusKnown.remove(name)
                 report(.otherPlayerGone(name))
             }
             if !newOwner.isEmpty {
@@ -139,19 +142,25 @@ final class OtherPlayersWatcher {
     }
 
     private func update(_ name: String, with properties: [String: DBusValue]) {
+        let status = properties["PlaybackStatus"]?.asString.flatMap(PlaybackStatus.init(rawValue:))
+        if status != nil, isOther(name) { statusKnown.insert(name) }
         change(name) { player in
-            if let raw = properties["PlaybackStatus"]?.asString, let status = PlaybackStatus(rawValue: raw) { player.status = status }
+            if let status { player.status = status }
             if let metadata = properties["Metadata"]?.asVardict { player.trackID = metadata["mpris:trackid"]?.asObjectPath }
         }
     }
 
-    /// Applies `body` to what we know of `name` and reports it if that changed.
+    /// Applies `body` to what we know of `name` and reports it if that changed — once its
+    /// status is known. Its process, Identity and DesktopEntry may come first (they are asked
+    /// for at the same time); reported then, it would read as Stopped, and its status arriving
+    /// as a start of playback: Aubade, playing, paused itself for a player that had been playing
+    /// all along (seen in CI), where it should have paused that player.
     private func change(_ name: String, _ body: (inout OtherPlayer) -> Void) {
         guard isOther(name) else { return }
         var player = players[name] ?? OtherPlayer(name: name, status: .stopped, trackID: nil)
         body(&player)
         guard players[name] != player else { return }
         players[name] = player
-        report(.otherPlayerChanged(player))
+        if statusKnown.contains(name) { report(.otherPlayerChanged(player)) }
     }
 }

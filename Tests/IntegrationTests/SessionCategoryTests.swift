@@ -199,6 +199,21 @@ final class SessionCategoryTests: AudioSessionTestCase {
 
     // MARK: playback: pausing others and handing back
 
+    /// A playing player whose status comes after its process and Identity (asked for at the
+    /// same time) is paused by Aubade's start, not taken for one starting to play: before, it was
+    /// reported Stopped first, and Aubade, playing by then, paused itself (seen in CI).
+    func testAPlayingPlayerWhoseStatusComesLastIsPaused() throws {
+        let playing = try fake(1, "Playing")
+        playing.playerPropertiesDelay = 1.5
+
+        try serve()
+
+        _ = try waitForCall("Pause", on: playing, timeout: 5, "once its status is known")
+        try waitForFakeStatus(playing, "Paused")
+        try assertStatusStays("Playing", for: 1, "after pausing the other player")
+        XCTAssertEqual(playing.calls("Pause").count, 1, "one Pause: \(playing.transportCalls)")
+    }
+
     /// Aubade starting pauses the playing fake (only it), and Stop hands it back.
     func testStartingPausesThePlayingPlayerAndStopHandsItBack() throws {
         let playing = try fake(1, "Playing")

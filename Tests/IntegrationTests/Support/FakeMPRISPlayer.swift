@@ -64,6 +64,14 @@ final class FakeMPRISPlayer: @unchecked Sendable {
     private var closed = false
     private var _fightsBack = false
 
+    private var _playerPropertiesDelay = 0.0
+    /// Seconds before it answers GetAll of the Player interface (its status and track) — the
+    /// root interface and the bus daemon answer at once, as with a busy player.
+    var playerPropertiesDelay: Double {
+        get { lock.withLock { _playerPropertiesDelay } }
+        set { lock.withLock { _playerPropertiesDelay = newValue } }
+    }
+
     /// A badly behaved player: a Pause over the bus pauses it, and 0.2 s later it plays
     /// again by itself (as if its user, or its own policy, insisted).
     var fightsBack: Bool {
@@ -297,6 +305,15 @@ final class FakeMPRISPlayer: @unchecked Sendable {
         case (FakeMPRISPlayer.propertiesInterface, "GetAll"):
             guard let name = arguments.first?.asString else { return answer(message, error: .invalidArgs("GetAll(s)")) }
             reply = [.vardict(properties(of: name) ?? [])]
+            let delay = playerPropertiesDelay
+            if name == FakeMPRISPlayer.playerInterface, delay > 0, message.expectsReply,
+               let returned = try? message.makeReturn(reply) {
+                queue.asyncAfter(deadline: .now() + delay) { [connection] in
+                    try? connection.send(returned)
+                    connection.flush()
+                }
+                return
+            }
         case (FakeMPRISPlayer.propertiesInterface, "Set"):
             return answer(message, error: .propertyReadOnly("the fake's properties are read-only"))
         case ("org.freedesktop.DBus.Introspectable", "Introspect"):
