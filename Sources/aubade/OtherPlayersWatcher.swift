@@ -143,8 +143,9 @@ final class OtherPlayersWatcher {
 
     private func update(_ name: String, with properties: [String: DBusValue]) {
         let status = properties["PlaybackStatus"]?.asString.flatMap(PlaybackStatus.init(rawValue:))
-        if status != nil, isOther(name) { statusKnown.insert(name) }
-        change(name) { player in
+        // The first status is news even when it matches the Stopped a partial entry assumed.
+        let firstStatus = status != nil && isOther(name) && statusKnown.insert(name).inserted
+        change(name, reportingAnyway: firstStatus) { player in
             if let status { player.status = status }
             if let metadata = properties["Metadata"]?.asVardict { player.trackID = metadata["mpris:trackid"]?.asObjectPath }
         }
@@ -155,11 +156,11 @@ final class OtherPlayersWatcher {
     /// for at the same time); reported then, it would read as Stopped, and its status arriving
     /// as a start of playback: Aubade, playing, paused itself for a player that had been playing
     /// all along (seen in CI), where it should have paused that player.
-    private func change(_ name: String, _ body: (inout OtherPlayer) -> Void) {
+    private func change(_ name: String, reportingAnyway: Bool = false, _ body: (inout OtherPlayer) -> Void) {
         guard isOther(name) else { return }
         var player = players[name] ?? OtherPlayer(name: name, status: .stopped, trackID: nil)
         body(&player)
-        guard players[name] != player else { return }
+        guard reportingAnyway || players[name] != player else { return }
         players[name] = player
         if statusKnown.contains(name) { report(.otherPlayerChanged(player)) }
     }

@@ -214,6 +214,24 @@ final class SessionCategoryTests: AudioSessionTestCase {
         XCTAssertEqual(playing.calls("Pause").count, 1, "one Pause: \(playing.transportCalls)")
     }
 
+    /// The same late status for a Stopped player: it must still be known as Stopped, so that
+    /// its start later interrupts Aubade (before the mend of the watcher's first report, a
+    /// Stopped status equal to what the partial entry assumed was never reported, and its start
+    /// read as "first seen already playing": Aubade paused it instead of giving way).
+    func testAStoppedPlayerWhoseStatusComesLastStillInterruptsWhenItStarts() throws {
+        let stopped = try fake(1, "Stopped", track: 0)  // no track: nothing in its status news but the status
+        stopped.playerPropertiesDelay = 1.5
+        try serve()
+        Thread.sleep(forTimeInterval: 2.5)  // its status has been read by now
+
+        stopped.userPlays()
+
+        try waitForStatus("Paused", timeout: 5)
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(stopped.playbackStatus, "Playing")
+        XCTAssertTrue(stopped.calls("Pause").isEmpty, "the player that started is not paused: \(stopped.transportCalls)")
+    }
+
     /// Aubade starting pauses the playing fake (only it), and Stop hands it back.
     func testStartingPausesThePlayingPlayerAndStopHandsItBack() throws {
         let playing = try fake(1, "Playing")

@@ -207,6 +207,8 @@ final class FakeMPRISPlayer: @unchecked Sendable {
 
     private func metadataValue() -> DBusKit.DBusValue {
         let (trackID, title) = lock.withLock { (_trackID, _title) }
+        // Track 0: no track at all (empty Metadata), as many a Stopped player has.
+        guard !trackID.hasSuffix("/track/0") else { return .vardict([]) }
         return .vardict([
             ("mpris:trackid", .objectPath(trackID)),
             ("xesam:title", .string(title)),
