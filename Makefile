@@ -13,12 +13,19 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT_FLAGS ?=
 MUSIC ?=
 
-.PHONY: all deps build release test bench run clean install uninstall
+.PHONY: all deps bench-deps build release test bench run clean install uninstall
 
 all: build
 
+# Installs (as root) the Debian packages the build and the tests need, then checks, in seconds,
+# that every program and Python module the tests use is there (scripts/check-needs, against
+# Tests/needs.txt). AUBADE_INSTALL_DEPS=no: check only, never install (fails naming what is missing).
 deps:
-	scripts/install-deps
+	@scripts/install-deps
+
+# The same, with the benchmarks' peers (mpg123, mpv + mpv-mpris, mpd + mpDris2, mpc).
+bench-deps:
+	@scripts/install-deps --bench
 
 build: deps
 	swift build $(SWIFT_FLAGS)
@@ -48,8 +55,8 @@ test: deps
 # AUBADE_BENCH_RUNS=N sets the repetitions (default 10). The anchored filter leaves out
 # IntegrationTests.LatencyBenchmarkTests, which runs in make test.
 # Then the peer benchmark (issue 6): Aubade's RELEASE binary beside mpg123, mpv + mpv-mpris and
-# mpd + mpDris2 (each skipped when not installed), on PulseAudio; AUBADE_BENCH_RUNS repetitions
-# (default 5). Writes .build/bench/peers.{md,json}. PEERS=1 (as root) installs the peers first.
+# mpd + mpDris2 (installed by bench-deps as root), on PulseAudio; AUBADE_BENCH_RUNS repetitions
+# (default 5). Writes .build/bench/peers.{md,json}.
 # Then the stream benchmark (internet radio): the same four players, Aubade's release binary
 # again, on one icecast2 mount (icecast's default burst, icy-metaint 1400) fed in real time with
 # 128 kbit/s tones, on PulseAudio: URL → first audio at the sink, CPU per minute and peak RSS
@@ -69,27 +76,17 @@ test: deps
 # Aubade: unload → the guard's Pause call to mpv, its OtherPlayerDecision signal, mpv's
 # PropertiesChanged(Paused) and its stream corked; how much of mpv's audio reached the speakers in
 # the next 3 s, beside mpv alone (it plays on). AUBADE_BENCH_RUNS rounds (default 5), on
-# PulseAudio, then PipeWire. Writes .build/bench/guard.{md,json}; needs mpv and mpv-mpris (PEERS=1).
+# PulseAudio, then PipeWire. Writes .build/bench/guard.{md,json}; needs mpv and mpv-mpris.
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
 # the debug build, PulseAudio and PipeWire), peers, streams, library, guard; all (the default) is
 # all five. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers streams" both.
-PEERS ?=
 BENCH ?= all
-PEER_PACKAGES := mpg123 mpv mpv-mpris mpd mpdris2 mpc
 
-bench: deps
+bench: bench-deps
 	@for part in $(BENCH); do \
 	    case $$part in all|session|peers|streams|library|guard) ;; \
 	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard)" >&2; exit 2;; esac; \
 	done
-	@if [[ "$(PEERS)" == 1 ]]; then \
-	    if [[ $$(id -u) == 0 ]]; then \
-	        echo "make bench: installing the peers: $(PEER_PACKAGES)"; \
-	        apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends $(PEER_PACKAGES) || exit $$?; \
-	    else \
-	        echo "make bench: PEERS=1 needs root to install $(PEER_PACKAGES); peers not installed are skipped" >&2; \
-	    fi; \
-	fi
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift build -c release $(SWIFT_FLAGS)
 	@parts=" $(BENCH) "; wants() { [[ $$parts == *" all "* || $$parts == *" $$1 "* ]]; }; status=0; \

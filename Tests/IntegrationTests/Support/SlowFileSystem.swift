@@ -147,10 +147,7 @@ final class SlowFileSystem {
         a test can change it at any time). Each read is logged on stderr: "read-start N OFFSET SIZE DELAY PID PATH"
         then "read-end N". usage: slowfs.py SOURCE MOUNTPOINT CONTROL (runs until unmounted)."""
         import errno, os, sys, threading, time
-        try:
-            import fusepy as fuse
-        except ImportError:
-            import fuse
+        import fusepy as fuse  # Debian's python3-fusepy
 
         class SlowFS(fuse.Operations):
             use_ns = True
