@@ -11,7 +11,7 @@ final class DaemonClient {
     init() throws(DBusError) {
         let queue = self.queue
         let result = queue.sync { () -> Result<Connection, DBusError> in
-            do throws(DBusError) { return .success(try Connection(bus: .session, queue: queue)) } catch { return .failure(error) }
+            do throws(DBusError) { return .success(try SessionBus.connect(queue: queue)) } catch { return .failure(error) }
         }
         connection = try result.get()
     }
