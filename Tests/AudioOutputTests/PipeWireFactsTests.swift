@@ -25,6 +25,12 @@ final class PipeWireFactsTests: XCTestCase {
         process.standardOutput = stdout
         try process.run()
         keptStdin = stdin.fileHandleForWriting
+        keptProcess = process
+        // The session ends with this process, and is waited for: nothing of it outlives it.
+        atexit {
+            try? PipeWireFactsTests.keptStdin?.close()
+            PipeWireFactsTests.keptProcess?.waitUntilExit()
+        }
         var text = ""
         while !text.contains("AUBADE_SESSION_READY\n") {
             let chunk = stdout.fileHandleForReading.availableData
@@ -37,6 +43,7 @@ final class PipeWireFactsTests: XCTestCase {
         }
     }
     nonisolated(unsafe) private static var keptStdin: FileHandle?
+    nonisolated(unsafe) private static var keptProcess: Process?
 
     override func setUpWithError() throws {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["AUBADE_SOUND_SERVER"] == "pipewire",
