@@ -1,6 +1,7 @@
 # Aubade: the two commands are `make run` and `make test`.
 #   make run [MUSIC="file.mp3 folder/ list.m3u"]   build (release) and play; a demo playlist without MUSIC
-#   make test                                      build and run all tests in a private audio session:
+#   make check                                     the quick inner loop: unit tests and in-process MPRIS tests
+#   make test                                      build and run all tests, each in a private audio session:
 #                                                  PulseAudio, PipeWire, then under TSan and ASan
 #   make install [PREFIX=…] / make uninstall       the binary, the systemd user unit, D-Bus activation
 # SWIFT_FLAGS is passed to every swift build/test (e.g. SWIFT_FLAGS="--build-path /tmp/b").
@@ -12,8 +13,10 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 SWIFT_FLAGS ?=
 MUSIC ?=
+# Tests run at once by make test and make check (swift test --parallel).
+TEST_WORKERS ?= 4
 
-.PHONY: all deps bench-deps build release test bench run clean install uninstall
+.PHONY: all deps bench-deps build check release test bench run clean install uninstall
 
 all: build
 
@@ -33,6 +36,13 @@ build: deps
 release: deps
 	swift build -c release $(SWIFT_FLAGS)
 
+# The quick inner loop (docs/TESTING.md): the unit tests of every module and the in-process MPRIS
+# tests (MPRISService on a private bus with a host that runs the real PlayerState), in parallel;
+# no daemon, no sanitizer. About 45 s after an incremental build.
+check: deps
+	swift build --build-tests $(SWIFT_FLAGS)
+	swift test --skip-build --parallel --num-workers $(TEST_WORKERS) $(SWIFT_FLAGS) --skip '^(IntegrationTests|BenchmarkTests)\.'
+
 # make test = .ci/run = scripts/run-tests, in timed phases (the script's header says which tests
 # each runs and why): the debug build; every test on PulseAudio; every suite in which the sound
 # server takes part on PipeWire; then, per SANITIZERS, the tests and the daemon built with
@@ -45,7 +55,6 @@ release: deps
 # PHASES="pulseaudio" runs only that server phase.
 SANITIZERS ?= thread address
 TEST_FILTER ?=
-TEST_WORKERS ?= 4
 PHASES ?= pulseaudio pipewire
 
 test: deps

@@ -55,9 +55,13 @@ let package = Package(
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
                                          "Configuration", "Inputs"]),
 
+        // What every test target shares: private buses and sound servers, processes stopped by
+        // PID, waiting. One target, no copies.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
-        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
@@ -67,7 +71,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit", "Handoff"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures", "Handoff"]),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit"]),
     ]
