@@ -64,13 +64,13 @@ let package = Package(
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
-        .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
+        .testTarget(name: "CurlKitTests", dependencies: ["TestSupport", "CurlKit"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "AudioFixtures"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures", "Handoff"]),
-        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit", "Handoff"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures", "Handoff"]),
+        .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "AudioFixtures", "Handoff"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit"]),

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Handoff
 import AudioOutput
@@ -102,15 +103,6 @@ extension OutputEvent {
     }
 }
 
-/// Polls `condition` until true or `timeout` seconds pass.
-func eventually(timeout: Double = 3, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return false
-}
 
 func peak(_ samples: [Int16]) -> Int {
     samples.reduce(0) { max($0, abs(Int($1))) }
