@@ -185,6 +185,8 @@ install:
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.mpris.MediaPlayer2.aubade.service >"$$staging/org.mpris.MediaPlayer2.aubade.service"; \
 	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
+	ln -sfn aubade "$$dest$(BINDIR)/aubade-snapcast"; \
+	echo "  linked    $$dest$(BINDIR)/aubade-snapcast -> aubade  (Snapcast's controlscript=)"; \
 	install -m 0644 "$$staging/aubade.service" "$$dest$(USER_UNIT_DIR)/aubade.service"; \
 	echo "  installed $$dest$(USER_UNIT_DIR)/aubade.service  (systemd user unit)"; \
 	install -m 0644 "$$staging/aubade-guard.service" "$$dest$(USER_UNIT_DIR)/aubade-guard.service"; \
@@ -193,7 +195,7 @@ install:
 	echo "  installed $$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service  (D-Bus activation)"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
-	    printf 'file %s\n' '$(BINDIR)/aubade' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
+	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-snapcast' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
 	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \
 	} >"$$dest$$manifest"; \

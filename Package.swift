@@ -50,13 +50,17 @@ let package = Package(
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
         .target(name: "Configuration", dependencies: ["PlayerCore"]),
+        // Snapcast's stream-plugin protocol (JSON-RPC lines) for `aubade snapcast-control`:
+        // bounded JSON, the requests, the player's properties. Pure Swift.
+        .target(name: "SnapcastControl"),
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
-                                         "Configuration", "Inputs"]),
+                                         "Configuration", "Inputs", "SnapcastControl"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
+        .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
