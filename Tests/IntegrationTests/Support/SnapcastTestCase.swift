@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+
+/// Base of the Snapcast tests: a private snapserver (ports, configuration and pipe of its own,
+/// Aubade's control script on its stream), the house's two rooms (`kitchen` and `garden`, a
+/// snapclient each), and `aubade serve` with `output = snapcast` into it. Everything is stopped
+/// by PID and removed after each test; the daemon first, then the rooms, the server, the sinks.
+class SnapcastTestCase: AudioSessionTestCase {
+    private(set) var house: SnapcastHouse!
+    private(set) var snapserver: PrivateSnapserver!
+    private(set) var rooms: [SnapcastRoom] = []
+    private var clients: [SnapcastRPC] = []
+    var recording: HouseRecording?
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        house = try SnapcastHouse()
+        snapserver = try PrivateSnapserver()
+        try snapserver.start()
+    }
+
+    override func tearDown() {
+        _ = recording?.stop()
+        recording = nil
+        for client in clients { client.close() }
+        clients.removeAll()
+        let failed = (testRun?.failureCount ?? 0) > 0
+        super.tearDown()  // the daemons
+        for room in rooms { room.stop() }
+        if failed, let snapserver {
+            print("--- snapserver log:\n" + snapserver.log.split(separator: "\n").suffix(60).joined(separator: "\n"))
+        }
+        rooms.removeAll()
+        snapserver?.remove()
+        house?.remove()
+    }
+
+    /// Starts the rooms' snapclients (both unless told).
+    func openRooms(_ names: [SnapcastHouse.Room] = SnapcastHouse.Room.allCases) throws {
+        for name in names { rooms.append(try SnapcastRoom(name.rawValue, server: snapserver)) }
+    }
+
+    /// `aubade serve --config <snapcast> FILES`, waiting for its bus name.
+    @discardableResult
+    func startAubade(_ files: [URL], extraConfiguration: String = "") throws -> Daemon {
+        let configuration = try snapserver.aubadeConfiguration(extra: extraConfiguration)
+        return try startDaemon(["--config", configuration.path] + files.map(\.path))
+    }
+
+    /// A JSON-RPC client of the server's control port, closed after the test.
+    func controlClient() throws -> SnapcastRPC {
+        let client = try SnapcastRPC(port: snapserver.controlPort)
+        clients.append(client)
+        return client
+    }
+
+    /// Waits until every room's snapclient is connected to the server.
+    func waitForRooms(timeout: TimeInterval = 10) throws {
+        let client = try controlClient()
+        let expected = Set(rooms.map(\.name))
+        try eventually("the rooms \(expected) connected", timeout: timeout) {
+            let status = try client.call("Server.GetStatus") as? [String: Any]
+            let groups = (status?["server"] as? [String: Any])?["groups"] as? [[String: Any]] ?? []
+            let connected = groups.flatMap { $0["clients"] as? [[String: Any]] ?? [] }
+                .filter { $0["connected"] as? Bool == true }.compactMap { $0["id"] as? String }
+            return expected.isSubset(of: Set(connected))
+        }
+    }
+
+    /// Starts recording both rooms and waits until audio (silence) flows.
+    func startRecording() throws -> HouseRecording {
+        let recording = try HouseRecording()
+        self.recording = recording
+        guard recording.waitForSeconds(0.2, timeout: 10) else {
+            throw DaemonError("parec delivered nothing from house.monitor within 10 s")
+        }
+        return recording
+    }
+
+    /// Records `seconds` more, stops, and returns each room's left channel as ToneAnalysis reads it.
+    func record(_ recording: HouseRecording, for seconds: Double) throws -> [SnapcastHouse.Room: ToneAnalysis] {
+        guard recording.waitForSeconds(recording.seconds + seconds, timeout: seconds + 10) else {
+            throw DaemonError("the house recording stalled at \(recording.seconds) s")
+        }
+        let rooms = recording.stop()
+        self.recording = nil
+        return rooms.mapValues(ToneAnalysis.init)
+    }
+
+    /// The loudness of `audio` over its last `seconds` (99th percentile of |x|).
+    func level(_ audio: ToneAnalysis, lastSeconds seconds: Double) -> Double {
+        let count = audio.samples.count
+        let from = max(0, count - Int(seconds * ToneAnalysis.rate))
+        return audio.amplitude(in: from..<count)
+    }
+}
+
+/// The Snapcast tests' music, made once per test run: pink noise (what cross-correlation
+/// lines up best) with tags, and tones of two formats.
+struct SnapcastMusic {
+    let directory: URL
+    var noise: URL { directory.appendingPathComponent("noise.mp3") }
+    var noise2: URL { directory.appendingPathComponent("noise2.mp3") }
+    /// 44.1 kHz mono, 440 Hz, 1.5 s: "Mono Tone".
+    var monoTone: URL { directory.appendingPathComponent("mono.mp3") }
+    /// 48 kHz stereo, 660 Hz, 1.5 s: "Stereo Tone".
+    var stereoTone: URL { directory.appendingPathComponent("stereo.mp3") }
+    /// 44.1 kHz, 330 Hz for 30 s: "Long Tone".
+    var longTone: URL { directory.appendingPathComponent("long.mp3") }
+
+    static func shared() throws -> SnapcastMusic { try made.get() }
+    private static let made: Result<SnapcastMusic, any Error> = Result { try make() }
+
+    private static func make() throws -> SnapcastMusic {
+        let music = SnapcastMusic(directory: TestRunDirectory.url.appendingPathComponent("snapcast-music", isDirectory: true))
+        try FileManager.default.createDirectory(at: music.directory, withIntermediateDirectories: true)
+        let wav = music.directory.appendingPathComponent("make.wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        func make(_ output: URL, rate: Int, channels: Int, synth: [String], tags: [String]) throws {
+            let sox = try Shell.run("sox", ["-q", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav.path, "synth"] + synth)
+            guard sox.succeeded else { throw DaemonError("sox: \(sox)") }
+            let lame = try Shell.run("lame", ["--quiet", "-b", "192", "--add-id3v2"] + tags + [wav.path, output.path], timeout: 120)
+            guard lame.succeeded else { throw DaemonError("lame: \(lame)") }
+        }
+        try make(music.noise, rate: 48_000, channels: 2, synth: ["30", "pinknoise", "vol", "0.5"],
+                 tags: ["--tt", "House Noise", "--ta", "Ada", "--tl", "Rooms"])
+        try make(music.noise2, rate: 48_000, channels: 2, synth: ["30", "brownnoise", "vol", "0.5"],
+                 tags: ["--tt", "Second Noise", "--ta", "Bo", "--tl", "Rooms"])
+        try make(music.monoTone, rate: 44_100, channels: 1, synth: ["1.5", "sine", "440", "vol", "0.5"], tags: ["--tt", "Mono Tone"])
+        try make(music.stereoTone, rate: 48_000, channels: 2, synth: ["1.5", "sine", "660", "vol", "0.5"], tags: ["--tt", "Stereo Tone"])
+        try make(music.longTone, rate: 44_100, channels: 2, synth: ["30", "sine", "330", "vol", "0.5"], tags: ["--tt", "Long Tone"])
+        return music
+    }
+}
