@@ -40,7 +40,9 @@ struct PCMHistory: Sendable {
         count = min(count + bytes.count, capacity)
     }
 
-    /// The bytes from `offset` (clamped to what is held) to the end.
+    /// The bytes from `offset` (clamped to what is held) to the end. The ring drops whole
+    /// appends' heads only, so `start` stays on the frame grid when every append is whole frames
+    /// and the capacity is a multiple of the frame size.
     func bytes(from offset: Int64) -> [UInt8] {
         let from = min(max(offset, start), end)
         let length = Int(end - from)

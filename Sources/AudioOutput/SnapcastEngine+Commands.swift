@@ -90,7 +90,10 @@ extension SnapcastEngine {
     /// written again (before anything newly converted), and what was to be announced from
     /// there is announced when heard anew.
     private func rewind(to offset: Int64) {
-        let again = history.bytes(from: offset)
+        // A frame boundary: the heard offset is interpolated in time, and the stream's frames
+        // start at multiples of the frame size (every logical offset counts from a flush).
+        let frame = Int64(format.bytesPerFrame)
+        let again = history.bytes(from: offset - offset % frame)
         let from = history.end - Int64(again.count)
         history.truncate(to: from)
         out = again + out

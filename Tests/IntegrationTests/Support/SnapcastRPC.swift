@@ -17,7 +17,10 @@ final class SnapcastRPC: @unchecked Sendable {
     private var closed = false
     private var nextID = 1
 
+    let port: Int
+
     init(port: Int) throws {
+        self.port = port
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw DaemonError("socket(): errno \(errno)") }
         var address = Loopback.address(port: port)
@@ -91,6 +94,9 @@ final class SnapcastRPC: @unchecked Sendable {
     }
 
     var notifications: [Notification] { condition.withLock { received } }
+
+    /// The server has not closed the connection.
+    var isOpen: Bool { condition.withLock { !closed } }
 
     /// The first `Stream.OnProperties` of Aubade's stream after the `after`-th notification
     /// whose properties satisfy `match`.

@@ -29,6 +29,9 @@ class SnapcastTestCase: AudioSessionTestCase {
         for room in rooms { room.stop() }
         if failed, let snapserver {
             print("--- snapserver log:\n" + snapserver.log.split(separator: "\n").suffix(60).joined(separator: "\n"))
+            for room in rooms {
+                print("--- snapclient \(room.name) log:\n" + room.process.stderr.lines.suffix(30).joined(separator: "\n"))
+            }
         }
         rooms.removeAll()
         snapserver?.remove()
@@ -40,6 +43,12 @@ class SnapcastTestCase: AudioSessionTestCase {
         for name in names { rooms.append(try SnapcastRoom(name.rawValue, server: snapserver)) }
     }
 
+    /// Stops a room's snapclient and starts a new one.
+    func restartRoom(_ name: SnapcastHouse.Room) throws {
+        if let index = rooms.firstIndex(where: { $0.name == name.rawValue }) { rooms.remove(at: index).stop() }
+        try openRooms([name])
+    }
+
     /// `aubade serve --config <snapcast> FILES`, waiting for its bus name.
     @discardableResult
     func startAubade(_ files: [URL], extraConfiguration: String = "") throws -> Daemon {
@@ -47,24 +56,29 @@ class SnapcastTestCase: AudioSessionTestCase {
         return try startDaemon(["--config", configuration.path] + files.map(\.path))
     }
 
-    /// A JSON-RPC client of the server's control port, closed after the test.
+    /// A JSON-RPC client of the server's control port (one per server run), closed after the test.
     func controlClient() throws -> SnapcastRPC {
+        if let client = clients.last, client.port == snapserver.controlPort, client.isOpen { return client }
         let client = try SnapcastRPC(port: snapserver.controlPort)
         clients.append(client)
         return client
     }
 
     /// Waits until every room's snapclient is connected to the server.
-    func waitForRooms(timeout: TimeInterval = 10) throws {
-        let client = try controlClient()
+    func waitForRooms(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws {
         let expected = Set(rooms.map(\.name))
-        try eventually("the rooms \(expected) connected", timeout: timeout) {
-            let status = try client.call("Server.GetStatus") as? [String: Any]
-            let groups = (status?["server"] as? [String: Any])?["groups"] as? [[String: Any]] ?? []
-            let connected = groups.flatMap { $0["clients"] as? [[String: Any]] ?? [] }
-                .filter { $0["connected"] as? Bool == true }.compactMap { $0["id"] as? String }
-            return expected.isSubset(of: Set(connected))
+        try eventually("the rooms \(expected) connected", timeout: timeout, file: file, line: line) {
+            expected.isSubset(of: try connectedRooms())
         }
+    }
+
+    /// The rooms whose snapclient is connected now, as Server.GetStatus says.
+    func connectedRooms() throws -> Set<String> {
+        let client = try controlClient()
+        let status = try client.call("Server.GetStatus") as? [String: Any]
+        let groups = (status?["server"] as? [String: Any])?["groups"] as? [[String: Any]] ?? []
+        return Set(groups.flatMap { $0["clients"] as? [[String: Any]] ?? [] }
+            .filter { $0["connected"] as? Bool == true }.compactMap { $0["id"] as? String })
     }
 
     /// Starts recording both rooms and waits until audio (silence) flows.
