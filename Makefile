@@ -77,15 +77,22 @@ test: deps
 # PropertiesChanged(Paused) and its stream corked; how much of mpv's audio reached the speakers in
 # the next 3 s, beside mpv alone (it plays on). AUBADE_BENCH_RUNS rounds (default 5), on
 # PulseAudio, then PipeWire. Writes .build/bench/guard.{md,json}; needs mpv and mpv-mpris.
+# Then the Snapcast benchmark (issue 22): Aubade's release binary with output = snapcast, and mpd
+# with its fifo output, each feeding a private snapserver (48000:16:2, buffer 1000 ms) with two
+# snapclients, kitchen and garden: PlayPause → silence in both rooms, the title change against
+# when the rooms hear it, the rooms' offset, CPU per minute and peak RSS of the source (and of
+# Aubade's control script). AUBADE_BENCH_RUNS rounds (default 3), on PulseAudio; about 3 minutes.
+# Writes .build/bench/snapcast.{md,json}.
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library, guard; all (the default) is
-# all five. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers streams" both.
+# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast; all (the
+# default) is all six. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers
+# streams" both.
 BENCH ?= all
 
 bench: bench-deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library|guard) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard|snapcast) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift build -c release $(SWIFT_FLAGS)
@@ -94,9 +101,9 @@ bench: bench-deps
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -127,6 +134,13 @@ bench: bench-deps
 	    scripts/audio-session --server $$server -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.GuardBenchmarkTests' || status=$$?; \
 	done; \
+	fi; \
+	if wants snapcast; then \
+	rm -f .build/bench/snapcast.json .build/bench/snapcast.md; \
+	echo "=== make bench: Snapcast, Aubade (release) beside mpd's fifo output, two rooms, on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.SnapcastBenchmarkTests' || status=$$?; \
 	fi; \
 	exit $$status
 
