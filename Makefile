@@ -152,10 +152,11 @@ clean:
 
 # --- make install / make uninstall -------------------------------------------------------------
 # A user (the default): PREFIX=~/.local, the unit in ~/.config/systemd/user ($XDG_CONFIG_HOME),
-# the activation file in ~/.local/share/dbus-1/services ($XDG_DATA_HOME): the places a user's
-# systemd and session bus look. Root: PREFIX=/usr/local, $(PREFIX)/lib/systemd/user and
-# $(PREFIX)/share/dbus-1/services, seen by every user's systemd and session bus.
-# The unit and the activation file get the real path of the binary (@bindir@). DESTDIR stages
+# the activation file in ~/.local/share/dbus-1/services ($XDG_DATA_HOME), the desktop entry in
+# ~/.local/share/applications and its icon in ~/.local/share/icons/hicolor: the places a user's
+# systemd, session bus and desktop look. Root: PREFIX=/usr/local, $(PREFIX)/lib/systemd/user and
+# $(PREFIX)/share/{dbus-1/services,applications,icons}, seen by every user.
+# The unit, the activation file and the desktop entry get the real path of the binary (@bindir@). DESTDIR stages
 # everything under another root (packaging); the files still name the final paths.
 # What was installed (files, and the folders that had to be created) is listed in MANIFEST;
 # `make uninstall` (same PREFIX) removes exactly that. BINARY=path installs that binary instead
@@ -163,12 +164,17 @@ clean:
 ifeq ($(shell id -u),0)
 PREFIX ?= /usr/local
 USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
-DBUS_SERVICES_DIR ?= $(PREFIX)/share/dbus-1/services
+DATA_DIR ?= $(PREFIX)/share
 else
 PREFIX ?= $(HOME)/.local
 USER_UNIT_DIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
-DBUS_SERVICES_DIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)/dbus-1/services
+DATA_DIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 endif
+DBUS_SERVICES_DIR ?= $(DATA_DIR)/dbus-1/services
+# The desktop entry MPRIS's DesktopEntry names, and its icon: desktop shells show Aubade's name
+# and icon in their media controls from these.
+APPLICATIONS_DIR ?= $(DATA_DIR)/applications
+ICON_DIR ?= $(DATA_DIR)/icons/hicolor/scalable/apps
 BINDIR ?= $(PREFIX)/bin
 MANIFEST ?= $(PREFIX)/share/aubade/install-manifest
 DESTDIR ?=
@@ -192,11 +198,12 @@ install:
 	    for dir in "$${missing[@]}"; do mkdir "$$dest$$dir"; dirs+=("$$dir"); echo "  created   $$dest$$dir/"; done; \
 	}; \
 	if [[ -n $$dest ]]; then mkdir -p "$$dest"; fi; \
-	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' "$$(dirname "$$manifest")"; do make_dir "$$dir"; done; \
+	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' '$(APPLICATIONS_DIR)' '$(ICON_DIR)' "$$(dirname "$$manifest")"; do make_dir "$$dir"; done; \
 	staging=$$(mktemp -d); trap 'rm -rf "$$staging"' EXIT; \
 	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade.service >"$$staging/aubade.service"; \
 	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade-guard.service >"$$staging/aubade-guard.service"; \
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.mpris.MediaPlayer2.aubade.service >"$$staging/org.mpris.MediaPlayer2.aubade.service"; \
+	sed 's|@bindir@|$(BINDIR)|g' desktop/aubade.desktop >"$$staging/aubade.desktop"; \
 	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
 	ln -sfn aubade "$$dest$(BINDIR)/aubade-snapcast"; \
@@ -207,10 +214,15 @@ install:
 	echo "  installed $$dest$(USER_UNIT_DIR)/aubade-guard.service  (the guard alone, for those who do not run aubade serve)"; \
 	install -m 0644 "$$staging/org.mpris.MediaPlayer2.aubade.service" "$$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service"; \
 	echo "  installed $$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service  (D-Bus activation)"; \
+	install -m 0644 "$$staging/aubade.desktop" "$$dest$(APPLICATIONS_DIR)/aubade.desktop"; \
+	echo "  installed $$dest$(APPLICATIONS_DIR)/aubade.desktop  (the name and icon desktop media controls show)"; \
+	install -m 0644 desktop/aubade.svg "$$dest$(ICON_DIR)/aubade.svg"; \
+	echo "  installed $$dest$(ICON_DIR)/aubade.svg"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
 	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-snapcast' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
-	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' "$$manifest"; \
+	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' '$(APPLICATIONS_DIR)/aubade.desktop' \
+	        '$(ICON_DIR)/aubade.svg' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \
 	} >"$$dest$$manifest"; \
 	echo "  recorded  $$dest$$manifest"; \

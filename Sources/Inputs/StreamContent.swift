@@ -21,8 +21,14 @@ public enum StreamContent: Equatable, Sendable {
         case "audio/x-scpls", "application/pls+xml", "audio/scpls",
              "audio/x-mpegurl", "audio/mpegurl", "application/x-mpegurl", "application/vnd.apple.mpegurl":
             self = .playlist
-        case "audio/aac", "audio/aacp", "audio/x-aac", "audio/ogg", "application/ogg", "audio/opus", "audio/flac":
-            self = .refused("\(type) streams are not supported (only MP3 streams play)")
+        case "audio/aac", "audio/aacp", "audio/x-aac", "audio/mp4", "audio/x-m4a":
+            self = .refused("an AAC station (\(type)): Aubade does not play AAC stations yet")
+        case "audio/ogg", "application/ogg", "audio/opus", "audio/vorbis":
+            self = .refused("an Ogg station (\(type)): Aubade does not play Ogg stations yet")
+        case "audio/flac", "audio/x-flac":
+            self = .refused("a FLAC station (\(type)): Aubade does not play FLAC stations yet")
+        case "video/mp2t":
+            self = .refused("an HLS segment (\(type)): Aubade does not play HLS yet")
         case "text/plain":
             // Old servers send playlists as plain text.
             self = Self.looksLikePlaylist(url) ? .playlist : .refused("not audio (\(type))")

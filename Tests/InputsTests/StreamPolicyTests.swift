@@ -46,7 +46,9 @@ import Testing
             Issue.record("AAC accepted")
             return
         }
-        #expect(reason.contains("not supported"))
+        #expect(reason == "an AAC station (audio/aacp): Aubade does not play AAC stations yet")
+        #expect(StreamContent(status: 200, contentType: "application/ogg", url: "http://x/")
+                == .refused("an Ogg station (application/ogg): Aubade does not play Ogg stations yet"))
     }
 }
 

@@ -43,7 +43,7 @@ final class StreamBadServerTests: StreamTestCase {
     func testAnAACStreamIsSkipped() throws {
         let web = try startWebServer()
         try web.register(path: "/aac/live", body: Data(repeating: 0xFF, count: 4096), contentType: "audio/aac")
-        try assertRefusedAndSkipped("/aac/live", ["audio/aac", "not supported"], on: web)
+        try assertRefusedAndSkipped("/aac/live", ["an AAC station (audio/aac): Aubade does not play AAC stations yet"], on: web)
     }
 
     func testAnHLSPlaylistIsSkipped() throws {
@@ -57,7 +57,7 @@ final class StreamBadServerTests: StreamTestCase {
             segment1.ts
 
             """, contentType: "application/vnd.apple.mpegurl")
-        try assertRefusedAndSkipped("/hls/live.m3u8", ["HLS"], on: web)
+        try assertRefusedAndSkipped("/hls/live.m3u8", ["an HLS station", "Aubade does not play HLS yet"], on: web)
     }
 
     /// Five redirects are followed (the podcast plays).

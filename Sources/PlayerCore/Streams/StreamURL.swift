@@ -25,7 +25,7 @@ public struct StreamURL: Sendable, Hashable, CustomStringConvertible {
             case .tooLong: return "URL longer than \(StreamURL.maximumLength) bytes"
             case .badCharacters: return "URL contains spaces or control characters"
             case .noHost: return "URL has no host"
-            case .hls: return "HLS playlists (.m3u8 over HTTP) are not supported"
+            case .hls: return "an HLS station (a playlist of segments): Aubade does not play HLS yet"
             }
         }
     }

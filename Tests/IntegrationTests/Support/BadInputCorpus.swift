@@ -11,7 +11,7 @@ final class BadInputCorpus: Sendable {
             (file("random.mp3"), "not an MP3 file"),
             (file("empty.mp3"), "empty file"),
             (file("tag-only.mp3"), "not an MP3 file: no audio frames"),
-            (file("wav-renamed.mp3"), "not an MP3 file"),
+            (file("wav-renamed.mp3"), "a WAV file: Aubade does not play WAV"),
             (file("fifo.mp3"), "not a regular file"),
             (file("zero.mp3"), "not a regular file"),
             (file("null.mp3"), "not a regular file"),

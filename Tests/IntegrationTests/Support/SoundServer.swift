@@ -278,7 +278,7 @@ extension MonitoredMessage {
     }
 }
 
-/// org.aubade.AudioSession1 on /org/mpris/MediaPlayer2.
+/// org.aubade.AudioSession1 on /org/aubade/Player.
 enum AudioSessionBus {
     static let interface = "org.aubade.AudioSession1"
 
