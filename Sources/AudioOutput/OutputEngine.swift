@@ -8,7 +8,7 @@ import PlayerCore
 //    replies, our timers) with the mainloop lock held. It only copies decoded PCM out of each
 //    track's `DecodeAhead` buffer into libpulse's; it never reads a file. `events` is called
 //    only here.
-// 2. Any caller thread (the app's serial queue): the public methods of `PlaybackOutput` take
+// 2. Any caller thread (the app's serial queue): the public methods of `PulseAudioOutput` take
 //    the mainloop lock, change `OutputEngine`'s state, issue libpulse requests and, when PCM
 //    has to be written, `kick()` the loop thread (a zero-delay timer) instead of decoding on
 //    the caller's thread. An events handler may call back in: on the loop thread the lock is
@@ -18,7 +18,7 @@ import PlayerCore
 //    own buffer's lock, and the mainloop lock (never while holding its own) to wake this
 //    engine when a starved read can go on. A slow disk delays that track's audio only.
 
-/// The state machine behind `PlaybackOutput`. Every member is used with the mainloop lock
+/// The state machine behind `PulseAudioOutput`. Every member is used with the mainloop lock
 /// held; that lock is the only synchronisation, hence `@unchecked Sendable`.
 final class OutputEngine: @unchecked Sendable {
     let mainloop: ThreadedMainloop

@@ -17,8 +17,9 @@ import PlayerCore
 //    effects → PropertiesChanged, no timer in between), signal sources (SIGTERM, SIGINT,
 //    SIGHUP), the playlists folder's inotify source, the system-bus connection (logind).
 //    Never reads or writes a file, never waits for another thread: it only takes the
-//    PulseAudio mainloop lock briefly (PlaybackOutput's methods) and that lock is never held
-//    across I/O. Exceptions, at startup and at exit only: reading the state file and listing
+//    PulseAudio mainloop lock briefly (PulseAudioOutput's and SoundServerConnection's
+//    methods), and with output = snapcast hops onto the Snapcast queue (SnapcastOutput's
+//    methods, `sync`); neither is ever held across blocking I/O. Exceptions, at startup and at exit only: reading the state file and listing
 //    the playlists folder before the first call is served, and the final save on quit (or on
 //    losing the bus).
 // 2. The PulseAudio thread ("aubade-pulse", `pa_threaded_mainloop`): every libpulse callback
