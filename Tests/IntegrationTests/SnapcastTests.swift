@@ -119,6 +119,7 @@ final class SnapcastTests: SnapcastTestCase {
     }
 
     func testARoomThatJoinsMidTrackHearsTheSameSong() throws {
+        try requireRoomsOnPulseAudio()
         try openRooms([.kitchen])
         try waitForRooms()
         try startAubade([try SnapcastMusic.shared().noise])
@@ -129,7 +130,9 @@ final class SnapcastTests: SnapcastTestCase {
         try openRooms([.garden])
         try waitForRooms()
         let recording = try startRecording()
-        _ = recording.waitForSeconds(recording.seconds + 2, timeout: 15)
+        // snapclient settles its timing in its first seconds on a new stream (on PipeWire it
+        // starts ~30 ms off): judged once it has.
+        _ = recording.waitForSeconds(recording.seconds + 5, timeout: 20)
         let rooms = try record(recording, for: 3)
         let kitchen = try XCTUnwrap(rooms[.kitchen]), garden = try XCTUnwrap(rooms[.garden])
         XCTAssertGreaterThan(level(garden, lastSeconds: 2), 3000, "the garden, joined mid-track, hears nothing")

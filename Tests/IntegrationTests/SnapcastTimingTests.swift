@@ -45,11 +45,14 @@ final class SnapcastTimingTests: SnapcastTestCase {
     }
 
     func testTwoFilesCutFromOneToneSoundAsOneToneInTheRooms() throws {
+        try requireRoomsOnPulseAudio()
         let fixtures = try QueueFixtures.shared()
         try openRooms([.kitchen])
         try waitForRooms()
         let recording = try startRecording()
-        try startAubade([fixtures.gaplessA, fixtures.gaplessB])
+        // A second of silence first, gapless too: a snapclient's first moments on a new stream
+        // (PipeWire drops ~40 ms there) are then silence, and the judgement is about the join.
+        try startAubade([try SnapcastMusic.shared().silence, fixtures.gaplessA, fixtures.gaplessB])
         try waitForTitle("Gapless B", timeout: 10)
         try waitForStatus("Stopped", timeout: 10)
         let audio = try XCTUnwrap(try record(recording, for: 1.5)[.kitchen])

@@ -38,6 +38,17 @@ class SnapcastTestCase: AudioSessionTestCase {
         house?.remove()
     }
 
+    /// The rooms are PulseAudio sinks, as the issue has them. On PipeWire's pulse layer a
+    /// snapclient that joins a running stream starts 20–30 ms off and its corrections cut
+    /// 10–15 ms holes into what it plays (seen in the joined-mid-track and gapless tests, not in
+    /// Aubade's pipe, whose bytes the control tests count): those tests judge the rooms on
+    /// PulseAudio only, and say so on PipeWire.
+    func requireRoomsOnPulseAudio() throws {
+        if server == .pipewire {
+            throw XCTSkip("judges what snapclient plays: on PulseAudio only (snapclient on PipeWire's pulse layer drifts)")
+        }
+    }
+
     /// Starts the rooms' snapclients (both unless told).
     func openRooms(_ names: [SnapcastHouse.Room] = SnapcastHouse.Room.allCases) throws {
         for name in names { rooms.append(try SnapcastRoom(name.rawValue, server: snapserver)) }
@@ -121,6 +132,8 @@ struct SnapcastMusic {
     var stereoTone: URL { directory.appendingPathComponent("stereo.mp3") }
     /// 44.1 kHz, 330 Hz for 30 s: "Long Tone".
     var longTone: URL { directory.appendingPathComponent("long.mp3") }
+    /// 44.1 kHz stereo, 1 s of digital silence: "Silence".
+    var silence: URL { directory.appendingPathComponent("silence.mp3") }
 
     static func shared() throws -> SnapcastMusic { try made.get() }
     private static let made: Result<SnapcastMusic, any Error> = Result { try make() }
@@ -143,6 +156,7 @@ struct SnapcastMusic {
         try make(music.monoTone, rate: 44_100, channels: 1, synth: ["1.5", "sine", "440", "vol", "0.5"], tags: ["--tt", "Mono Tone"])
         try make(music.stereoTone, rate: 48_000, channels: 2, synth: ["1.5", "sine", "660", "vol", "0.5"], tags: ["--tt", "Stereo Tone"])
         try make(music.longTone, rate: 44_100, channels: 2, synth: ["30", "sine", "330", "vol", "0.5"], tags: ["--tt", "Long Tone"])
+        try make(music.silence, rate: 44_100, channels: 2, synth: ["1", "sine", "440", "vol", "0"], tags: ["--tt", "Silence"])
         return music
     }
 }
