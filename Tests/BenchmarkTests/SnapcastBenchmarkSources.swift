@@ -83,7 +83,8 @@ final class SnapcastBenchmarkSource {
         case .aubade:
             try bus?.send(destination: Daemon.busName, interface: "org.mpris.MediaPlayer2.Player", member: "PlayPause")
         case .mpd:
-            try control?.command(pausing ? "pause 1" : "pause 0")
+            // A connection of its own: mpd drops one left idle (connection_timeout) meanwhile.
+            try MPDProtocol(port: mpdPort).command(pausing ? "pause 1" : "pause 0")
         }
         return now
     }
