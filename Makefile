@@ -33,21 +33,24 @@ build: deps
 release: deps
 	swift build -c release $(SWIFT_FLAGS)
 
-# make test = .ci/run = scripts/run-tests, in timed phases (the script's header says more):
-#   the debug build; every test on PulseAudio (with module-role-cork); every integration test on
-#   PipeWire (pipewire + wireplumber + pipewire-pulse); then, per SANITIZERS, the tests and the
-#   daemon built with --sanitize=thread (.build/tsan) and --sanitize=address (.build/asan), every
-#   test run again under each (of the internet-radio integration tests, the reconnect ones). All runs happen; each prints swift test's own summary, then a table
-#   of every phase's wall time; make test fails if any run fails, leaves anything in its private
-#   TMPDIR, or gets a sanitizer report from any process (the daemons included).
-# SANITIZERS= (empty) skips the sanitizer builds and runs; TEST_FILTER=regex runs only those tests.
-# Not --parallel: the integration tests start the daemon, whose bus name is fixed, so they
-# must run one at a time.
+# make test = .ci/run = scripts/run-tests, in timed phases (the script's header says which tests
+# each runs and why): the debug build; every test on PulseAudio; every suite in which the sound
+# server takes part on PipeWire; then, per SANITIZERS, the tests and the daemon built with
+# --sanitize=thread (.build/tsan) and --sanitize=address (.build/asan), built in the background
+# meanwhile. Each integration test starts its own private bus and sound server, so they run in
+# parallel (swift test --parallel, TEST_WORKERS at a time). Every run happens; make test fails
+# if any fails, leaves anything in its private TMPDIR, or gets a sanitizer report from any
+# process (the daemons included); it ends with the phase table and a digest of what failed.
+# SANITIZERS= (empty) skips the sanitizer builds and runs; TEST_FILTER=regex runs only those tests;
+# PHASES="pulseaudio" runs only that server phase.
 SANITIZERS ?= thread address
 TEST_FILTER ?=
+TEST_WORKERS ?= 4
+PHASES ?= pulseaudio pipewire
 
 test: deps
-	@SWIFT_FLAGS='$(SWIFT_FLAGS)' SANITIZERS='$(SANITIZERS)' TEST_FILTER='$(TEST_FILTER)' scripts/run-tests
+	@SWIFT_FLAGS='$(SWIFT_FLAGS)' SANITIZERS='$(SANITIZERS)' TEST_FILTER='$(TEST_FILTER)' TEST_WORKERS='$(TEST_WORKERS)' \
+	    PHASES='$(PHASES)' scripts/run-tests
 
 # The audio-session benchmark (issue 3): unplug → Paused, our audio reaching the other sink,
 # cork request → Paused, position lost across an interruption (and mpv beside us when installed).
