@@ -89,15 +89,22 @@ test: deps
 # PropertiesChanged(Paused) and its stream corked; how much of mpv's audio reached the speakers in
 # the next 3 s, beside mpv alone (it plays on). AUBADE_BENCH_RUNS rounds (default 5), on
 # PulseAudio, then PipeWire. Writes .build/bench/guard.{md,json}; needs mpv and mpv-mpris.
+# Then the Snapcast benchmark (issue 22): Aubade's release binary with output = snapcast, and mpd
+# with its fifo output, each feeding a private snapserver (48000:16:2, buffer 1000 ms) with two
+# snapclients, kitchen and garden: PlayPause → silence in both rooms, the title change against
+# when the rooms hear it, the rooms' offset, CPU per minute and peak RSS of the source (and of
+# Aubade's control script). AUBADE_BENCH_RUNS rounds (default 3), on PulseAudio; about 3 minutes.
+# Writes .build/bench/snapcast.{md,json}.
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library, guard; all (the default) is
-# all five. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers streams" both.
+# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast; all (the
+# default) is all six. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers
+# streams" both.
 BENCH ?= all
 
 bench: bench-deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library|guard) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard|snapcast) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift build -c release $(SWIFT_FLAGS)
@@ -106,9 +113,9 @@ bench: bench-deps
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -139,6 +146,13 @@ bench: bench-deps
 	    scripts/audio-session --server $$server -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.GuardBenchmarkTests' || status=$$?; \
 	done; \
+	fi; \
+	if wants snapcast; then \
+	rm -f .build/bench/snapcast.json .build/bench/snapcast.md; \
+	echo "=== make bench: Snapcast, Aubade (release) beside mpd's fifo output, two rooms, on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.SnapcastBenchmarkTests' || status=$$?; \
 	fi; \
 	exit $$status
 
@@ -204,6 +218,8 @@ install:
 	sed 's|@bindir@|$(BINDIR)|g' desktop/aubade.desktop >"$$staging/aubade.desktop"; \
 	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
+	ln -sfn aubade "$$dest$(BINDIR)/aubade-snapcast"; \
+	echo "  linked    $$dest$(BINDIR)/aubade-snapcast -> aubade  (Snapcast's controlscript=)"; \
 	install -m 0644 "$$staging/aubade.service" "$$dest$(USER_UNIT_DIR)/aubade.service"; \
 	echo "  installed $$dest$(USER_UNIT_DIR)/aubade.service  (systemd user unit)"; \
 	install -m 0644 "$$staging/aubade-guard.service" "$$dest$(USER_UNIT_DIR)/aubade-guard.service"; \
@@ -216,7 +232,7 @@ install:
 	echo "  installed $$dest$(ICON_DIR)/aubade.svg"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
-	    printf 'file %s\n' '$(BINDIR)/aubade' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
+	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-snapcast' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
 	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' '$(APPLICATIONS_DIR)/aubade.desktop' \
 	        '$(ICON_DIR)/aubade.svg' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \

@@ -50,10 +50,13 @@ let package = Package(
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
         .target(name: "Configuration", dependencies: ["PlayerCore"]),
+        // Snapcast's stream-plugin protocol (JSON-RPC lines) for `aubade snapcast-control`:
+        // bounded JSON, the requests, the player's properties. Pure Swift.
+        .target(name: "SnapcastControl"),
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
-                                         "Configuration", "Inputs"]),
+                                         "Configuration", "Inputs", "SnapcastControl"]),
 
         // What every test target shares: private buses and sound servers, processes stopped by
         // PID, waiting. One target, no copies.
@@ -61,6 +64,7 @@ let package = Package(
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
+        .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.

@@ -58,9 +58,9 @@ final class PipeWireFactsTests: XCTestCase {
         self.server = server
     }
 
-    private func playing(_ log: EventLog) throws -> PlaybackOutput {
-        let output = PlaybackOutput(identity: StreamIdentity(applicationName: "AubadeTest",
-                                                            applicationID: "org.aubade.Test")) { log.append($0) }
+    private func playing(_ log: EventLog) throws -> PulseAudioOutput {
+        let output = PulseAudioOutput(identity: StreamIdentity(applicationName: "AubadeTest", applicationID: "org.aubade.Test"),
+                                      soundServerEvents: { log.append($0) }) { log.append($0) }
         addTeardownBlock { output.shutdown() }
         try output.connect()
         output.play(sineSource(seconds: 30), entry: a, title: "Sine", artist: nil, playing: true)

@@ -16,7 +16,7 @@ final class GuardTimersTests: XCTestCase {
     private let mpv = OtherPlayer(name: "org.mpris.MediaPlayer2.mpv", status: .playing, trackID: "/mpv/1", processID: 100)
 
     private func facts(phones: Int) -> SoundServerFacts {
-        SoundServerFacts(sinks: [SinkFacts(name: "speakers", description: "Speakers", formFactor: "speaker")],
+        SoundServerFacts(sinks: [SinkFacts(name: "speakers", description: "Speakers", portType: .builtInSpeaker)],
                          defaultSinkName: "speakers", ourSinkName: nil, phoneStreamCount: phones,
                          otherStreams: [PlaybackStreamFacts(index: 1, sinkName: "speakers", processID: 100, ancestors: [],
                                                             processBinary: "mpv", role: nil)])
