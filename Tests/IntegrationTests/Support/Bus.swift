@@ -35,9 +35,10 @@ enum Bus {
     /// in the first argument): Aubade's own interfaces on `/org/aubade/Player`, the rest on the
     /// MPRIS object.
     static func call(_ member: String, _ arguments: [String] = [], destination: String = Daemon.busName,
-                     path: String? = nil, timeout: TimeInterval = 20) throws -> DBusReply {
+                     path: String? = nil, timeout: TimeInterval = 15) throws -> DBusReply {
         let path = path ?? defaultPath(member: member, arguments: arguments)
-        let command = try Shell.run("dbus-send", ["--session", "--print-reply", "--reply-timeout=10000",
+        // The reply may take as long as the caller allows (the process is given 5 s more).
+        let command = try Shell.run("dbus-send", ["--session", "--print-reply", "--reply-timeout=\(Int(max(timeout - 5, 1) * 1000))",
                                                   "--dest=\(destination)", path, member] + arguments,
                                     timeout: timeout)
         guard command.succeeded else {
