@@ -7,6 +7,8 @@ let package = Package(
     name: "aubade",
     products: [
         .executable(name: "aubade", targets: ["aubade"]),
+        // FFmpeg in a process of its own, started by aubade beside which it is installed.
+        .executable(name: "aubade-ffmpeg", targets: ["aubade-ffmpeg"]),
     ],
     targets: [
         // C libraries, as the system ships them.
@@ -24,6 +26,10 @@ let package = Package(
                        providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile",
                        providers: [.apt(["libopusfile-dev"])]),
+        // FFmpeg 5.1: linked into the aubade-ffmpeg helper ONLY, never into the daemon.
+        // Headers in /usr/include/<triple> (the compiler's default path): no pkgConfig needed.
+        .systemLibrary(name: "CFFmpeg",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
 
         // What threads hand each other: a pthread-mutex-guarded value (seen by ThreadSanitizer)
         // and a bounded byte ring. Pure Swift on libc.
@@ -36,16 +42,22 @@ let package = Package(
         .target(name: "FLACKit", dependencies: ["CFLAC"]),
         .target(name: "VorbisKit", dependencies: ["CVorbisFile"]),
         .target(name: "OpusKit", dependencies: ["COpusFile"]),
+        .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
+        // The framed protocol between the daemon and aubade-ffmpeg (docs/ffmpeg-helper.md).
+        // Pure Swift on libc: both ends use it, so the daemon links no FFmpeg.
+        .target(name: "FFmpegWire"),
+        // The daemon's side: finds, starts, talks to and stops aubade-ffmpeg.
+        .target(name: "FFmpegClient", dependencies: ["FFmpegWire", "PlayerCore", "Handoff"]),
 
         // The pure heart: queue, playback state machine, audio-session policy. No C, no I/O.
         .target(name: "PlayerCore"),
 
         // Adapters: translate between the world and PlayerCore.
-        .target(name: "Decoding", dependencies: ["Mpg123Kit", "FLACKit", "VorbisKit", "OpusKit", "PlayerCore"]),
+        .target(name: "Decoding", dependencies: ["Mpg123Kit", "FLACKit", "VorbisKit", "OpusKit", "PlayerCore", "FFmpegClient"]),
         .target(name: "Library", dependencies: ["Decoding", "PlayerCore", "Handoff"]),
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore", "Handoff"]),
         // Where bytes come from besides files: HTTP(S) streams, ICY titles, reconnecting.
-        .target(name: "Inputs", dependencies: ["CurlKit", "Handoff", "Mpg123Kit", "PlayerCore", "AudioOutput"]),
+        .target(name: "Inputs", dependencies: ["CurlKit", "Handoff", "Mpg123Kit", "PlayerCore", "AudioOutput", "FFmpegClient"]),
         .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore", "Handoff"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
@@ -55,7 +67,10 @@ let package = Package(
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
                                          "Configuration", "Inputs"]),
 
+        .executableTarget(name: "aubade-ffmpeg", dependencies: ["FFmpegKit", "FFmpegWire"]),
+
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
+        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),

@@ -1,0 +1,64 @@
+import FFmpegKit
+import FFmpegWire
+
+/// A station's titles that travel inside its audio, placed at the sample they start with:
+/// the Vorbis comments of each new chained Ogg stream (FFmpeg flags the first packet of the
+/// new stream with them) and the timed ID3 frames of an HLS stream (`TimedID3`).
+/// (ICY titles are the daemon's: they never reach the helper.)
+final class TitleTracker {
+    /// Set by the session as it decodes: where the next decoded sample will go.
+    var producedBytes: Int64 = 0
+    var producedFrames: Int64 = 0
+    private let audio: MediaStream
+    private let timedMetadataStreams: Set<Int>
+    private var pending: [WireTitle] = []
+    private var last: String?
+
+    /// Titles waiting to be sent: a stream that sends a new one with every packet cannot grow
+    /// the helper's memory; the newest wins.
+    static let pendingLimit = 16
+
+    init(audio: MediaStream, timedMetadata: Set<Int>) {
+        self.audio = audio
+        self.timedMetadataStreams = timedMetadata
+    }
+
+    func take() -> [WireTitle] {
+        defer { pending = [] }
+        return pending
+    }
+
+    /// A chained Ogg stream's tags: its title starts with the packet being decoded.
+    func chainedStreamTags(_ tags: MetadataPairs) {
+        add(tags, at: producedBytes)
+    }
+
+    /// A timed ID3 packet of an HLS stream.
+    func timedMetadata(_ packet: Packet) {
+        guard timedMetadataStreams.contains(packet.streamIndex) else { return }
+        let tags = TimedID3.tags(in: packet.bytes(limit: 256 * 1024))
+        add(tags, at: producedBytes)
+    }
+
+    private func add(_ tags: MetadataPairs, at offset: Int64) {
+        func value(_ key: String) -> String {
+            tags.first { $0.key.lowercased() == key }?.value.trimmingCharacters() ?? ""
+        }
+        let title = value("title"), artist = value("artist")
+        guard !title.isEmpty else { return }
+        let text = artist.isEmpty ? title : "\(artist) - \(title)"
+        guard text != last else { return }
+        last = text
+        pending.append(WireTitle(byteOffset: offset, text: text, artist: artist, title: title))
+        if pending.count > Self.pendingLimit { pending.removeFirst(pending.count - Self.pendingLimit) }
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace || first.isNewline { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace || last.isNewline { slice.removeLast() }
+        return String(slice)
+    }
+}
