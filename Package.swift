@@ -77,7 +77,7 @@ let package = Package(
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
-        .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
+        .target(name: "AudioFixtures", path: "Tests/AudioFixtures", resources: [.copy("Scripts")]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "AudioFixtures"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit", "Handoff"]),

@@ -7,14 +7,17 @@ import PlayerCore
 /// audio. The daemon opens the file and passes the descriptor.
 enum FFmpegTrackReader {
     static func read(path: FilePath, kind: AudioFileKind) throws(DecodingError) -> Track {
+        MP4TagMapping.track(path: path, facts: try facts(path: path, kind: kind))
+    }
+
+    /// What the helper read from the header, as it said it (with the bytes it read).
+    static func facts(path: FilePath, kind: AudioFileKind) throws(DecodingError) -> TrackFacts {
         let file = try HelperFile(path: path)
-        let facts: TrackFacts
         do {
-            facts = try ProbeHelper.shared.facts(descriptor: file.descriptor, formatName: kind.ffmpegFormatName)
+            return try ProbeHelper.shared.facts(descriptor: file.descriptor, formatName: kind.ffmpegFormatName)
         } catch {
             throw DecodingError(path: path, helper: error)
         }
-        return MP4TagMapping.track(path: path, facts: facts)
     }
 
     static func coverArt(path: FilePath, kind: AudioFileKind) throws(DecodingError) -> CoverArt? {

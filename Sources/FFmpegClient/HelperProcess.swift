@@ -61,6 +61,7 @@ public final class HelperProcess {
         pid = child
         socket = ours
         Self.runningCount.withLock { $0 += 1 }
+        HelperWatchdog.shared.watch(child)
     }
 
     deinit { stop() }
@@ -75,6 +76,7 @@ public final class HelperProcess {
         DispatchQueue.global(qos: .utility).async {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            _ = HelperWatchdog.shared.forget(pid)
             Self.runningCount.withLock { $0 -= 1 }
         }
     }
@@ -90,6 +92,7 @@ public final class HelperProcess {
                 stopped = true
                 socket.close()
                 Self.runningCount.withLock { $0 -= 1 }
+                if let reason = HelperWatchdog.shared.forget(pid) { return reason + "; killed it" }
                 return Self.describe(status)
             }
             if result < 0, errno != EINTR { break }

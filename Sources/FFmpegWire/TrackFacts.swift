@@ -11,6 +11,9 @@ public struct TrackFacts: Sendable, Equatable {
     public var lengthIsEstimate: Bool
     /// A cover is stored in the file.
     public var hasCover: Bool
+    /// Bytes the helper read from the file to find all this (header-only reads: a few KiB,
+    /// plus the `moov` atom; the benchmark prints it).
+    public var bytesRead: Int64
     /// FFmpeg's names and the values as stored: "title", "artist", "album_artist", "album",
     /// "track" ("3/12"), "disc", "date", "genre", "replaygain_track_gain"…, "iTunSMPB".
     public var tags: [Tag]
@@ -25,13 +28,14 @@ public struct TrackFacts: Sendable, Equatable {
     }
 
     public init(codecName: String, sampleRate: Int, channels: Int, lengthMicroseconds: Int64?,
-                lengthIsEstimate: Bool, hasCover: Bool, tags: [Tag]) {
+                lengthIsEstimate: Bool, hasCover: Bool, bytesRead: Int64 = 0, tags: [Tag]) {
         self.codecName = codecName
         self.sampleRate = sampleRate
         self.channels = channels
         self.lengthMicroseconds = lengthMicroseconds
         self.lengthIsEstimate = lengthIsEstimate
         self.hasCover = hasCover
+        self.bytesRead = bytesRead
         self.tags = tags
     }
 
@@ -47,6 +51,7 @@ public struct TrackFacts: Sendable, Equatable {
             writer.i64(lengthMicroseconds ?? -1)
             writer.u8(lengthIsEstimate ? 1 : 0)
             writer.u8(hasCover ? 1 : 0)
+            writer.i64(bytesRead)
             let sent = tags.prefix(Self.tagLimit)
             writer.u32(UInt32(sent.count))
             for tag in sent {
@@ -66,6 +71,7 @@ public struct TrackFacts: Sendable, Equatable {
         lengthMicroseconds = length >= 0 ? length : nil
         lengthIsEstimate = try reader.u8() != 0
         hasCover = try reader.u8() != 0
+        bytesRead = try reader.i64()
         let count = Int(try reader.u32())
         guard count <= Self.tagLimit else { throw .malformed("\(count) tags") }
         var tags: [Tag] = []

@@ -23,14 +23,26 @@ enum HelperSetup {
         // A daemon that dies (kill -9) takes its helpers along.
         _ = aubade_die_with_parent()
         if getppid() == 1 { exit(0) }
-        limit(RLIMIT_AS, addressSpaceLimit)
+        // A sanitizer's shadow memory takes terabytes of address space: under ASan or TSan the
+        // daemon's watch on resident memory (and the sanitizer's hard_rss_limit_mb) bound it.
+        if !isSanitized { limit(RLIMIT_AS, addressSpaceLimit) }
         // No core files of hostile input, no files written at all, few descriptors.
         limit(RLIMIT_CORE, 0)
         limit(RLIMIT_FSIZE, 0)
         limit(RLIMIT_NOFILE, 64)
         signal(SIGPIPE, SIG_IGN)
+        // The Swift runtime's crash handler (a backtrace, written with the help of another
+        // process) is for programs a person runs: a helper that faults just dies, at once,
+        // and the daemon says so.
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT] { signal(fault, SIG_DFL) }
         // Below the daemon: decoding ahead is never more urgent than answering the bus.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+    }
+
+    /// Built with --sanitize=address or thread (the tests' sanitizer runs).
+    static var isSanitized: Bool {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+            || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
     }
 
     private static func limit(_ resource: __rlimit_resource, _ value: rlim_t) {

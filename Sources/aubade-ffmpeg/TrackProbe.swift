@@ -10,7 +10,8 @@ enum TrackProbe {
     static let coverLimit = 16 * 1024 * 1024
 
     static func facts(descriptor: Int32, formatName: String?) throws(HelperFailure) -> TrackFacts {
-        let input = try open(descriptor, formatName)
+        let source = FileByteSource(descriptor: descriptor, randomAccess: true)
+        let input = try open(source, formatName)
         // ADTS has no header: its rate and (estimated) length come from its first frames.
         let isRaw = !input.formatName.contains("mp4")
         if isRaw {
@@ -34,19 +35,18 @@ enum TrackProbe {
         let tags = (input.metadata + stream.metadata).map { TrackFacts.Tag($0.key, $0.value) }
         return TrackFacts(codecName: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels,
                           lengthMicroseconds: length, lengthIsEstimate: estimate,
-                          hasCover: input.streams.contains { $0.kind == .attachedPicture }, tags: tags)
+                          hasCover: input.streams.contains { $0.kind == .attachedPicture }, bytesRead: source.bytesRead, tags: tags)
     }
 
     static func cover(descriptor: Int32, formatName: String?) throws(HelperFailure) -> (mimeType: String, data: [UInt8])? {
-        let input = try open(descriptor, formatName)
+        let input = try open(FileByteSource(descriptor: descriptor, randomAccess: true), formatName)
         for stream in input.streams where stream.kind == .attachedPicture {
             if let picture = input.attachedPicture(stream: stream.index, limit: coverLimit) { return picture }
         }
         return nil
     }
 
-    private static func open(_ descriptor: Int32, _ formatName: String?) throws(HelperFailure) -> MediaInput {
-        let source = FileByteSource(descriptor: descriptor, randomAccess: true)
+    private static func open(_ source: FileByteSource, _ formatName: String?) throws(HelperFailure) -> MediaInput {
         do {
             return try MediaInput(source: source, formatName: formatName, bufferSize: bufferSize)
         } catch {
