@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit", "Handoff"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures", "Handoff"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),
-        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "aubade-ffmpeg", "DBusKit", "AudioFixtures"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "aubade-ffmpeg", "PulseKit", "AudioFixtures"]),
     ]
 )
