@@ -2,7 +2,8 @@
 #   make run [MUSIC="file.mp3 folder/ list.m3u"]   build (release) and play; a demo playlist without MUSIC
 #   make test                                      build and run all tests in a private audio session:
 #                                                  PulseAudio, PipeWire, then under TSan and ASan
-#   make install [PREFIX=…] / make uninstall       the binary, the systemd user unit, D-Bus activation
+#   make install [PREFIX=…] / make uninstall       the binary and its FFmpeg helper, the systemd user unit,
+#                                                  D-Bus activation
 # SWIFT_FLAGS is passed to every swift build/test (e.g. SWIFT_FLAGS="--build-path /tmp/b").
 
 SHELL := /bin/bash
@@ -145,7 +146,8 @@ clean:
 # everything under another root (packaging); the files still name the final paths.
 # What was installed (files, and the folders that had to be created) is listed in MANIFEST;
 # `make uninstall` (same PREFIX) removes exactly that. BINARY=path installs that binary instead
-# of building a release one (the tests use it).
+# of building a release one (the tests use it); HELPER=path the FFmpeg helper (default: the
+# aubade-ffmpeg beside BINARY), installed beside aubade, where aubade looks for it.
 ifeq ($(shell id -u),0)
 PREFIX ?= /usr/local
 USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
@@ -159,6 +161,7 @@ BINDIR ?= $(PREFIX)/bin
 MANIFEST ?= $(PREFIX)/share/aubade/install-manifest
 DESTDIR ?=
 BINARY ?=
+HELPER ?=
 
 install:
 	@set -euo pipefail; \
@@ -169,6 +172,8 @@ install:
 	    binary="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
 	fi; \
 	[[ -x $$binary ]] || { echo "make install: $$binary is not an executable" >&2; exit 1; }; \
+	helper='$(HELPER)'; [[ -n $$helper ]] || helper="$$(dirname "$$binary")/aubade-ffmpeg"; \
+	[[ -x $$helper ]] || { echo "make install: $$helper (the FFmpeg helper) is not an executable" >&2; exit 1; }; \
 	dest='$(DESTDIR)'; manifest='$(MANIFEST)'; \
 	dirs=(); \
 	if [[ -f $$dest$$manifest ]]; then mapfile -t dirs < <(sed -n 's/^dir //p' "$$dest$$manifest"); fi; \
@@ -185,6 +190,8 @@ install:
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.mpris.MediaPlayer2.aubade.service >"$$staging/org.mpris.MediaPlayer2.aubade.service"; \
 	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
+	install -m 0755 "$$helper" "$$dest$(BINDIR)/aubade-ffmpeg"; \
+	echo "  installed $$dest$(BINDIR)/aubade-ffmpeg  (the FFmpeg helper, from $$helper)"; \
 	install -m 0644 "$$staging/aubade.service" "$$dest$(USER_UNIT_DIR)/aubade.service"; \
 	echo "  installed $$dest$(USER_UNIT_DIR)/aubade.service  (systemd user unit)"; \
 	install -m 0644 "$$staging/aubade-guard.service" "$$dest$(USER_UNIT_DIR)/aubade-guard.service"; \
@@ -193,7 +200,7 @@ install:
 	echo "  installed $$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service  (D-Bus activation)"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
-	    printf 'file %s\n' '$(BINDIR)/aubade' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
+	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-ffmpeg' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
 	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \
 	} >"$$dest$$manifest"; \
