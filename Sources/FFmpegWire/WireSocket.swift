@@ -12,6 +12,8 @@ public final class WireSocket {
     private var buffer: [UInt8] = []
     private var start = 0
     private var receivedDescriptors: [Int32] = []
+    /// What one recvmsg reads into, reused.
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -131,16 +133,14 @@ public final class WireSocket {
             buffer.removeFirst(start)
             start = 0
         }
-        let chunk = 64 * 1024
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        let chunk = scratch.count
         let space = ControlMessage.space
         let control = UnsafeMutableRawPointer.allocate(byteCount: space, alignment: MemoryLayout<Int>.alignment)
         defer { control.deallocate() }
         var received = 0
         while true {
-            received = buffer.withUnsafeMutableBytes { raw -> Int in
-                var vector = iovec(iov_base: raw.baseAddress! + old, iov_len: chunk)
+            received = scratch.withUnsafeMutableBytes { raw -> Int in
+                var vector = iovec(iov_base: raw.baseAddress!, iov_len: chunk)
                 return withUnsafeMutablePointer(to: &vector) { vectorPointer in
                     var message = msghdr()
                     message.msg_iov = vectorPointer
@@ -158,12 +158,12 @@ public final class WireSocket {
             if received < 0, errno == EINTR { continue }
             break
         }
-        buffer.removeLast(chunk - max(received, 0))
         if received == 0 { throw .closed }
         if received < 0 {
             if errno == ECONNRESET { throw .closed }
             throw .system("recvmsg", errno)
         }
+        buffer.append(contentsOf: scratch[0..<received])
         // More than a few descriptors waiting means the peer is not following the protocol.
         if receivedDescriptors.count > 4 { throw .malformed("descriptors without requests") }
     }
