@@ -142,6 +142,15 @@ public final class MediaInput {
         return true
     }
 
+    /// The stream's tags if the demuxer changed them since the last call (a chained Ogg stream's
+    /// new comments: FFmpeg flags the change without always attaching it to a packet).
+    public func takeMetadataUpdate(stream index: Int) -> MetadataPairs? {
+        guard let context, index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index],
+              stream.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0 else { return nil }
+        stream.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
+        return MetadataDictionary.pairs(stream.pointee.metadata)
+    }
+
     /// Moves to the last key point at or before `timestamp` (in the stream's time base).
     public func seek(stream index: Int, to timestamp: Int64) throws(FFmpegError) {
         try FFmpegError.check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), "avformat_seek_file")

@@ -63,19 +63,47 @@ public enum StreamOpener {
                                 onStatus: @escaping @Sendable (StreamStatus) -> Void) throws(StreamError) -> Connected {
         let connection = StationConnection(url, settings: settings, startFraction: startFraction,
                                            hasAlternatives: hasAlternatives, onStatus: onStatus)
-        let source = try StreamSource(connection: connection)
         let arrived = DispatchSemaphore(value: 0)
         connection.setWaker { arrived.signal() }
         control.attach(connection)
         connection.start()
+        // The answer's Content-Type picks the decoder: libmpg123 here, or the FFmpeg helper.
+        var content: StreamContent?
+        while content == nil {
+            if isCancelled() {
+                connection.close()
+                throw StreamError(url: url.redacted, reason: "cancelled")
+            }
+            switch connection.verdict {
+            case .waiting: _ = arrived.wait(timeout: .now() + 0.1)
+            case .audio(let found): content = found
+            case .refused(let reason): throw StreamError(url: url.redacted, reason: reason)
+            case .playlist:
+                connection.close()
+                return .playlist
+            case .ended: throw StreamError(url: url.redacted, reason: "the stream ended before any audio")
+            }
+        }
+        let prepare: () throws(StreamError) -> StreamSource.Outcome
+        let made: () -> PCMSource
+        switch content! {
+        case .helperAudio(let formatName):
+            let source = try HelperStreamSource(connection: connection, formatName: formatName)
+            prepare = { () throws(StreamError) in try source.prepare() }
+            made = { helperPCMSource(source) }
+        default:
+            let source = try StreamSource(connection: connection)
+            prepare = { () throws(StreamError) in try source.prepare() }
+            made = { pcmSource(source) }
+        }
         while true {
             if isCancelled() {
                 connection.close()
                 throw StreamError(url: url.redacted, reason: "cancelled")
             }
-            switch try source.prepare() {
+            switch try prepare() {
             case .pcm:
-                return .playing(pcmSource(source))
+                return .playing(made())
             case .starved:
                 _ = arrived.wait(timeout: .now() + 0.1)
             case .ended:
@@ -85,6 +113,22 @@ public enum StreamOpener {
                 return .playlist
             }
         }
+    }
+
+    private static func helperPCMSource(_ source: HelperStreamSource) -> PCMSource {
+        let format = source.format ?? PCMFormat(sampleRate: 44_100, channels: 2)
+        return PCMSource(
+            format: format,
+            read: { buffer in
+                switch try source.read(into: buffer) {
+                case .pcm(let count): return count
+                case .starved: throw SourceStarved()
+                case .ended: return 0
+                case .playlist: throw StreamError(url: source.connection.url.redacted, reason: "turned into a playlist")
+                }
+            },
+            setInputWaker: { waker in source.connection.setWaker(waker) },
+            takeMarks: { source.takeMarks() })
     }
 
     private static func pcmSource(_ source: StreamSource) -> PCMSource {

@@ -63,6 +63,8 @@ final class DecodeSession {
             throw HelperFailure("cannot decode \(stream.codecName) (\(error))")
         }
         titles = TitleTracker(audio: stream, timedMetadata: Set(timedMetadata))
+        // A station's first title is in its header (an Ogg stream's comments): it starts at once.
+        if live { titles.chainedStreamTags(input.metadata + stream.metadata, fromPacket: false) }
         // The first frame tells the PCM's format (HE-AAC decodes to twice the container's rate).
         var first: (rate: Int, channels: Int)?
         var early: [UInt8] = []
@@ -192,7 +194,14 @@ final class DecodeSession {
             titles.timedMetadata(packet)
             return false
         }
-        if let update = packet.metadataUpdate { titles.chainedStreamTags(update) }
+        // Vorbis flags a chained stream's new comments on its first packet; Opus only on the
+        // stream (and earlier than its audio would place them for Vorbis): each its way.
+        let flagged = input.takeMetadataUpdate(stream: audio)
+        if let update = packet.metadataUpdate {
+            titles.chainedStreamTags(update, fromPacket: true)
+        } else if let flagged {
+            titles.chainedStreamTags(flagged, fromPacket: false)
+        }
         do {
             try decoder.send(packet)
             failures = 0

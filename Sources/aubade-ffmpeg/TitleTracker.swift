@@ -28,10 +28,13 @@ final class TitleTracker {
         return pending
     }
 
-    /// A chained Ogg stream's tags: its title starts with the packet being decoded.
-    func chainedStreamTags(_ tags: MetadataPairs) {
+    /// A chained Ogg stream's tags: its title starts with the packet being decoded. Once the
+    /// demuxer has attached tags to a packet, only such are believed (see DecodeSession).
+    func chainedStreamTags(_ tags: MetadataPairs, fromPacket: Bool) {
+        if fromPacket { packetsCarryTags = true } else if packetsCarryTags { return }
         add(tags, at: producedBytes)
     }
+    private var packetsCarryTags = false
 
     /// A timed ID3 packet of an HLS stream.
     func timedMetadata(_ packet: Packet) {
@@ -40,9 +43,18 @@ final class TitleTracker {
         add(tags, at: producedBytes)
     }
 
+    /// The values as FFmpeg last gave them: a replaced Ogg stream's new comments are appended
+    /// to the old ones ("First Song;Second Song"), and only what was added is new.
+    private var previousRaw: [String: String] = [:]
+
     private func add(_ tags: MetadataPairs, at offset: Int64) {
         func value(_ key: String) -> String {
-            tags.first { $0.key.lowercased() == key }?.value.trimmingCharacters() ?? ""
+            guard let raw = tags.first(where: { $0.key.lowercased() == key })?.value else { return "" }
+            defer { previousRaw[key] = raw }
+            if let old = previousRaw[key], raw.count > old.count + 1, raw.hasPrefix(old + ";") {
+                return String(raw.dropFirst(old.count + 1)).trimmingCharacters()
+            }
+            return raw.trimmingCharacters()
         }
         let title = value("title"), artist = value("artist")
         guard !title.isEmpty else { return }
