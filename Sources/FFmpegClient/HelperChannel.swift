@@ -32,10 +32,13 @@ public final class HelperChannel {
 
     /// The next answer, waiting at most `timeout` seconds. `.failure`/`.dropped` answers are
     /// thrown as `.refused`/`.dropped` (the helper lives on; its session is over).
-    public func receive(timeout: Double) throws(HelperError) -> HelperAnswer {
+    /// `isCancelled` is asked between slices of the wait: true ends it (the helper is killed,
+    /// `.cancelled` thrown) — an item dropped while its station fetches.
+    public func receive(timeout: Double, isCancelled: (() -> Bool)? = nil) throws(HelperError) -> HelperAnswer {
         if let failure { throw failure }
         var waited = 0.0
         while true {
+            if let isCancelled, isCancelled() { throw fail(.cancelled) }
             let slice = min(Self.stoppedCheckInterval, timeout - waited)
             let frame: WireFrame
             do throws(WireError) {

@@ -15,6 +15,8 @@ public enum HelperError: Error, Sendable, Equatable, CustomStringConvertible {
     case refused(String)
     /// An HLS station's connection failed or stalled: reconnecting may help.
     case dropped(String)
+    /// The item was dropped while the helper worked for it: killed.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum HelperError: Error, Sendable, Equatable, CustomStringConvertible {
         case .broken(let why): "the FFmpeg helper broke the protocol (\(why)); stopped it"
         case .refused(let why): why
         case .dropped(let why): why
+        case .cancelled: "cancelled"
         }
     }
 
@@ -32,7 +35,7 @@ public enum HelperError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isHelperFault: Bool {
         switch self {
         case .died, .hung, .broken, .cannotStart, .notInstalled: true
-        case .refused, .dropped: false
+        case .refused, .dropped, .cancelled: false
         }
     }
 }

@@ -36,8 +36,9 @@ public final class MediaInput {
 
     /// Opens `url` with FFmpeg's own protocols; `policy` is asked about it and about every
     /// playlist and segment the demuxer opens after it, and gives their options (CA file…).
-    public init(url: String, policy: NetworkPolicy) throws(FFmpegError) {
-        guard let options = policy.options(for: url) else {
+    /// `formatOptions` are the demuxer's (the HLS demuxer's `m3u8_hold_counters`…).
+    public init(url: String, policy: NetworkPolicy, formatOptions: [(String, String)] = []) throws(FFmpegError) {
+        guard let options = policy.options(for: url).map({ $0 + formatOptions }) else {
             throw FFmpegError(function: "avformat_open_input", code: aubade_AVERROR_EXIT, message: "refused: \(policy.lastRefusal)")
         }
         guard let context = avformat_alloc_context() else { throw .outOfMemory("avformat_alloc_context") }
@@ -87,6 +88,9 @@ public final class MediaInput {
 
     /// The container's tags (MP4 `ilst` atoms, ID3 frames, Vorbis comments), FFmpeg's names.
     public var metadata: MetadataPairs { MetadataDictionary.pairs(context?.pointee.metadata) }
+
+    /// Whether the input has an end (a file, a finished HLS playlist) rather than being live.
+    public var hasEnd: Bool { durationMicroseconds != nil }
 
     /// The whole file's length in microseconds, when FFmpeg knows or estimated it.
     public var durationMicroseconds: Int64? {

@@ -9,7 +9,8 @@ public import PlayerCore
 /// track was dropped (Next, Stop).
 ///
 /// Throws `StreamError` for what is not a network fault: an HTTP error, an HTML page, a
-/// format we cannot play, an empty or HLS playlist. Those are not retried.
+/// format we cannot play, an empty playlist. Those are not retried. An HLS playlist is handed
+/// to `HLSStation` (the FFmpeg helper).
 public enum StreamOpener {
     /// A playlist that names a playlist that names… stops here.
     static let maximumPlaylistDepth = 3
@@ -37,7 +38,9 @@ public enum StreamOpener {
                     do {
                         urls = try StationPlaylist.urls(in: body)
                     } catch .hls {
-                        throw StreamError(url: candidate.redacted, reason: StreamURL.Problem.hls.description)
+                        // An HLS playlist: FFmpeg's HLS demuxer, in the helper, takes it from here.
+                        return try HLSStation.open(candidate, settings: settings, control: control,
+                                                   isCancelled: isCancelled, onStatus: onStatus)
                     } catch {
                         throw StreamError(url: candidate.redacted, reason: "the playlist names no http(s) stream")
                     }

@@ -88,6 +88,9 @@ final class DecodeSession {
 
     private var bytesPerFrame: Int { format.channels * 2 }
 
+    /// A live HLS station: its end is a drop, not the end of the track.
+    var isLiveURL = false
+
     /// PCM decoded and not yet sent.
     var heldBytes: Int { queue.count }
 

@@ -21,6 +21,13 @@ final class HLSPolicy: NetworkPolicy {
     /// A request that takes this long to answer or deliver counts as failed (µs, FFmpeg's unit).
     static let readTimeout = "10000000"
 
+    /// The HLS demuxer's own options: a live playlist that has not grown after this many
+    /// reloads (half a target duration apart once it is at the edge: about three target
+    /// durations) ends the input, which the helper reports as a dropped connection.
+    /// No persistent connections: FFmpeg would send the next requests on them without asking
+    /// `io_open` (this policy), and a playlist that names itself would be fetched for ever.
+    static let formatOptions: [(String, String)] = [("m3u8_hold_counters", "6"), ("http_persistent", "0")]
+
     init(caFile: String?, userAgent: String) {
         self.caFile = caFile
         self.userAgent = userAgent

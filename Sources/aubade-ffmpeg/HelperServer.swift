@@ -67,10 +67,20 @@ final class HelperServer {
             self.policy = policy
             try answerOpening { () throws(HelperFailure) in
                 let input: MediaInput
-                do throws(FFmpegError) { input = try MediaInput(url: url.url, policy: policy) } catch {
+                do throws(FFmpegError) {
+                    input = try MediaInput(url: url.url, policy: policy, formatOptions: HLSPolicy.formatOptions)
+                } catch {
                     throw HelperFailure("cannot open the stream (\(error.message))", isNetwork: !error.isInvalidData)
                 }
-                return try DecodeSession(input: input, live: true)
+                do throws(HelperFailure) {
+                    let session = try DecodeSession(input: input, live: true)
+                    session.isLiveURL = !input.hasEnd
+                    return session
+                } catch {
+                    // Say why the demuxer found nothing when a request was refused on the way.
+                    guard !policy.lastRefusal.isEmpty else { throw error }
+                    throw HelperFailure("\(error.message): \(policy.lastRefusal)")
+                }
             }
         case .read:
             var reader = request.reader
@@ -133,7 +143,14 @@ final class HelperServer {
             sentBytes += bytes.count
             fault.check(sentBytes: sentBytes)
         case .success(.end):
-            try socket.send(WireFrame(.end))
+            // A live HLS playlist that ends has stopped growing (or its server went away):
+            // a dropped connection, for the daemon to reconnect. A finished one just ends.
+            if session.isLiveURL {
+                self.session = nil
+                try socket.send(.text(.dropped, "the playlist stopped growing"))
+            } else {
+                try socket.send(WireFrame(.end))
+            }
         case .failure(let failure):
             self.session = nil
             try socket.send(.text(failure.isNetwork ? .dropped : .failure, failure.message))
