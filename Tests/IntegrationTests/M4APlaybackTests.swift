@@ -5,7 +5,7 @@ import XCTest
 /// M4A (AAC, ALAC) and ADTS files in the daemon, through the FFmpeg helper process: a mixed
 /// album queued in order with its tags, MPRIS types and covers; gapless joins to M4A and
 /// from M4A to FLAC, judged on the headphones monitor; and the helper's life: none while only
-/// MP3s play (FFmpeg never mapped into the daemon), stopped once no item needs it.
+/// MP3s play (FFmpeg never mapped into the daemon, nor libcurl), stopped once no item needs it.
 final class M4APlaybackTests: AubadeTestCase {
     private var folder: URL!
     private var recording: TimedRecording?
@@ -94,6 +94,8 @@ final class M4APlaybackTests: AubadeTestCase {
             Thread.sleep(forTimeInterval: 0.02)
         }
         XCTAssertFalse(HelperProcesses.mapsFFmpeg(daemon.pid), "FFmpeg's libraries are mapped into the daemon")
+        // Nor libcurl's TLS stack: it is loaded at the first stream (5.4 MB resident).
+        XCTAssertFalse(HelperProcesses.mapsCurl(daemon.pid), "libcurl is mapped into a daemon that played no stream")
     }
 
     func testTheHelperIsStoppedOnceNoItemNeedsIt() throws {

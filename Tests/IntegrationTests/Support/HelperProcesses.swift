@@ -15,6 +15,11 @@ enum HelperProcesses {
         }.sorted()
     }
 
+    /// Whether libcurl (and so its TLS stack) is mapped into `pid`: only once a stream played.
+    static func mapsCurl(_ pid: Int32) -> Bool {
+        ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "").contains("libcurl")
+    }
+
     /// Whether any shared library of FFmpeg is mapped into `pid`.
     static func mapsFFmpeg(_ pid: Int32) -> Bool {
         let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
