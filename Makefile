@@ -40,21 +40,24 @@ build: deps
 release: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
-# make test = .ci/run = scripts/run-tests, in timed phases (the script's header says more):
-#   the debug build; every test on PulseAudio (with module-role-cork); every integration test on
-#   PipeWire (pipewire + wireplumber + pipewire-pulse); then, per SANITIZERS, the tests and the
-#   daemon built with --sanitize=thread (.build/tsan) and --sanitize=address (.build/asan), every
-#   test run again under each (of the internet-radio integration tests, the reconnect ones). All runs happen; each prints swift test's own summary, then a table
-#   of every phase's wall time; make test fails if any run fails, leaves anything in its private
-#   TMPDIR, or gets a sanitizer report from any process (the daemons included).
-# SANITIZERS= (empty) skips the sanitizer builds and runs; TEST_FILTER=regex runs only those tests.
-# Not --parallel: the integration tests start the daemon, whose bus name is fixed, so they
-# must run one at a time.
+# make test = .ci/run = scripts/run-tests, in timed phases (the script's header says which tests
+# each runs and why): the debug build; every test on PulseAudio; every suite in which the sound
+# server takes part on PipeWire; then, per SANITIZERS, the tests and the daemon built with
+# --sanitize=thread (.build/tsan) and --sanitize=address (.build/asan), built in the background
+# meanwhile. Each integration test starts its own private bus and sound server, so they run in
+# parallel (swift test --parallel, TEST_WORKERS at a time). Every run happens; make test fails
+# if any fails, leaves anything in its private TMPDIR, or gets a sanitizer report from any
+# process (the daemons included); it ends with the phase table and a digest of what failed.
+# SANITIZERS= (empty) skips the sanitizer builds and runs; TEST_FILTER=regex runs only those tests;
+# PHASES="pulseaudio" runs only that server phase.
 SANITIZERS ?= thread address
 TEST_FILTER ?=
+TEST_WORKERS ?= 4
+PHASES ?= pulseaudio pipewire
 
 test: deps
-	@SWIFT_FLAGS='$(SWIFT_FLAGS)' SANITIZERS='$(SANITIZERS)' TEST_FILTER='$(TEST_FILTER)' scripts/run-tests
+	@SWIFT_FLAGS='$(SWIFT_FLAGS)' SANITIZERS='$(SANITIZERS)' TEST_FILTER='$(TEST_FILTER)' TEST_WORKERS='$(TEST_WORKERS)' \
+	    PHASES='$(PHASES)' scripts/run-tests
 
 # The audio-session benchmark (issue 3): unplug → Paused, our audio reaching the other sink,
 # cork request → Paused, position lost across an interruption (and mpv beside us when installed).
@@ -145,10 +148,11 @@ clean:
 
 # --- make install / make uninstall -------------------------------------------------------------
 # A user (the default): PREFIX=~/.local, the unit in ~/.config/systemd/user ($XDG_CONFIG_HOME),
-# the activation file in ~/.local/share/dbus-1/services ($XDG_DATA_HOME): the places a user's
-# systemd and session bus look. Root: PREFIX=/usr/local, $(PREFIX)/lib/systemd/user and
-# $(PREFIX)/share/dbus-1/services, seen by every user's systemd and session bus.
-# The unit and the activation file get the real path of the binary (@bindir@). DESTDIR stages
+# the activation file in ~/.local/share/dbus-1/services ($XDG_DATA_HOME), the desktop entry in
+# ~/.local/share/applications and its icon in ~/.local/share/icons/hicolor: the places a user's
+# systemd, session bus and desktop look. Root: PREFIX=/usr/local, $(PREFIX)/lib/systemd/user and
+# $(PREFIX)/share/{dbus-1/services,applications,icons}, seen by every user.
+# The unit, the activation file and the desktop entry get the real path of the binary (@bindir@). DESTDIR stages
 # everything under another root (packaging); the files still name the final paths.
 # What was installed (files, and the folders that had to be created) is listed in MANIFEST;
 # `make uninstall` (same PREFIX) removes exactly that. BINARY=path installs that binary instead
@@ -157,12 +161,17 @@ clean:
 ifeq ($(shell id -u),0)
 PREFIX ?= /usr/local
 USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
-DBUS_SERVICES_DIR ?= $(PREFIX)/share/dbus-1/services
+DATA_DIR ?= $(PREFIX)/share
 else
 PREFIX ?= $(HOME)/.local
 USER_UNIT_DIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user
-DBUS_SERVICES_DIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)/dbus-1/services
+DATA_DIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
 endif
+DBUS_SERVICES_DIR ?= $(DATA_DIR)/dbus-1/services
+# The desktop entry MPRIS's DesktopEntry names, and its icon: desktop shells show Aubade's name
+# and icon in their media controls from these.
+APPLICATIONS_DIR ?= $(DATA_DIR)/applications
+ICON_DIR ?= $(DATA_DIR)/icons/hicolor/scalable/apps
 BINDIR ?= $(PREFIX)/bin
 MANIFEST ?= $(PREFIX)/share/aubade/install-manifest
 DESTDIR ?=
@@ -189,11 +198,12 @@ install:
 	    for dir in "$${missing[@]}"; do mkdir "$$dest$$dir"; dirs+=("$$dir"); echo "  created   $$dest$$dir/"; done; \
 	}; \
 	if [[ -n $$dest ]]; then mkdir -p "$$dest"; fi; \
-	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' "$$(dirname "$$manifest")"; do make_dir "$$dir"; done; \
+	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' '$(APPLICATIONS_DIR)' '$(ICON_DIR)' "$$(dirname "$$manifest")"; do make_dir "$$dir"; done; \
 	staging=$$(mktemp -d); trap 'rm -rf "$$staging"' EXIT; \
 	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade.service >"$$staging/aubade.service"; \
 	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade-guard.service >"$$staging/aubade-guard.service"; \
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.mpris.MediaPlayer2.aubade.service >"$$staging/org.mpris.MediaPlayer2.aubade.service"; \
+	sed 's|@bindir@|$(BINDIR)|g' desktop/aubade.desktop >"$$staging/aubade.desktop"; \
 	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
 	install -m 0755 "$$helper" "$$dest$(BINDIR)/aubade-ffmpeg"; \
@@ -204,10 +214,15 @@ install:
 	echo "  installed $$dest$(USER_UNIT_DIR)/aubade-guard.service  (the guard alone, for those who do not run aubade serve)"; \
 	install -m 0644 "$$staging/org.mpris.MediaPlayer2.aubade.service" "$$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service"; \
 	echo "  installed $$dest$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service  (D-Bus activation)"; \
+	install -m 0644 "$$staging/aubade.desktop" "$$dest$(APPLICATIONS_DIR)/aubade.desktop"; \
+	echo "  installed $$dest$(APPLICATIONS_DIR)/aubade.desktop  (the name and icon desktop media controls show)"; \
+	install -m 0644 desktop/aubade.svg "$$dest$(ICON_DIR)/aubade.svg"; \
+	echo "  installed $$dest$(ICON_DIR)/aubade.svg"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
 	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-ffmpeg' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
-	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' "$$manifest"; \
+	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' '$(APPLICATIONS_DIR)/aubade.desktop' \
+	        '$(ICON_DIR)/aubade.svg' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \
 	} >"$$dest$$manifest"; \
 	echo "  recorded  $$dest$$manifest"; \

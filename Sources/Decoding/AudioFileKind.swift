@@ -47,7 +47,8 @@ public enum AudioFileKind: String, Sendable, Equatable, CaseIterable {
     ///
     /// Throws the same words as opening does: "file not found", "permission denied",
     /// "not a regular file", "empty file"; an Ogg file of another codec (Speex, Theora, FLAC
-    /// in Ogg) is "unsupported Ogg stream".
+    /// in Ogg) is "unsupported Ogg stream"; a format it knows but does not play (M4A, WMA,
+    /// WAV …) is named (`UnsupportedFormat`).
     public static func sniff(path: FilePath) throws(DecodingError) -> AudioFileKind {
         let head = try FileHead.read(path: path, count: sniffLength, skippingID3v2: true)
         return try kind(of: head.bytes, path: path)
@@ -69,6 +70,7 @@ public enum AudioFileKind: String, Sendable, Equatable, CaseIterable {
             if packet.starts(with: Array("OpusHead".utf8)) { return .opus }
             throw DecodingError(path: path, reason: "unsupported Ogg stream (not Vorbis or Opus)")
         }
+        if let reason = UnsupportedFormat.reason(for: bytes) { throw DecodingError(path: path, reason: reason) }
         return .mp3
     }
 }

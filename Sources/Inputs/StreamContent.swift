@@ -30,6 +30,12 @@ public enum StreamContent: Equatable, Sendable {
             self = .helperAudio("ogg")
         case "audio/flac", "audio/x-flac":
             self = .helperAudio("flac")
+        case "audio/mp4", "audio/x-m4a":
+            // An M4A over HTTP: playable when its moov atom comes first (fed bytes cannot seek).
+            self = .helperAudio("mov")
+        case "video/mp2t":
+            // MPEG-TS sent as one stream (not as HLS segments): FFmpeg's demuxer takes it.
+            self = .helperAudio("mpegts")
         case "text/plain":
             // Old servers send playlists as plain text.
             self = Self.looksLikePlaylist(url) ? .playlist : .refused("not audio (\(type))")

@@ -17,12 +17,18 @@ extension IntrospectionXML {
 }
 
 extension IntrospectionXML {
-    /// What Introspect answers on the player's path: the MPRIS node with the audio-session
-    /// interface (taken from its own file) added before the node closes.
-    static let served: String = {
-        guard let close = mediaPlayer2.ranges(of: "</node>").last else { return mediaPlayer2 }
-        return String(mediaPlayer2[..<close.lowerBound]) + interfaceBlock(of: audioSession)
-            + interfaceBlock(of: queue) + mediaPlayer2[close.lowerBound...]
+    /// What Introspect answers on `/org/aubade/Player`: the standard interfaces (as on the
+    /// MPRIS object) and Aubade's own interfaces, each taken from its own file in `dbus/`.
+    static let aubadePlayer: String = {
+        guard let node = mediaPlayer2.firstRange(of: "<node>\n"),
+              let mpris = mediaPlayer2.firstRange(of: "  <interface name=\"org.mpris.MediaPlayer2\">") else { return mediaPlayer2 }
+        return """
+            <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+            <!-- What Aubade serves on /org/aubade/Player, beside the MPRIS object: its audio session and queue. -->
+
+            """ + mediaPlayer2[node.lowerBound..<mpris.lowerBound] + interfaceBlock(of: audioSession)
+            + interfaceBlock(of: queue) + "</node>\n"
     }()
 
     /// The `<interface>…</interface>` lines of one of the extension files.

@@ -1,25 +1,32 @@
 internal import DBusKit
 internal import PlayerCore
 
-/// org.freedesktop.DBus.Properties for the root and Player interfaces.
+/// org.freedesktop.DBus.Properties of each object: MPRIS's interfaces on the MPRIS object,
+/// the audio session's on Aubade's own. An interface of the other object is unknown here.
 extension MPRISService {
-    func callProperties(_ member: String, _ message: Message) throws(DBusError) -> [DBusValue] {
+    func callProperties(_ member: String, on object: ServedObject, _ message: Message) throws(DBusError) -> [DBusValue] {
         switch member {
         case "Get":
             try expect("ss", message)
             let (interface, name) = try twoStrings(message)
-            return [.variant(try value(of: name, in: interface))]
+            try checkKnown(interface, on: object)
+            return [.variant(try value(of: name, in: interface, on: object))]
         case "GetAll":
             try expect("s", message)
             guard case .string(let interface)? = try message.arguments().first else { throw .invalidArgs("GetAll takes s") }
-            return [.vardict(try allValues(in: interface))]
+            return [.vardict(try allValues(in: interface, on: object))]
         case "Set":
             try expect("ssv", message)
             let arguments = try message.arguments()
             guard arguments.count == 3, case .string(let interface) = arguments[0],
                   case .string(let name) = arguments[1], case .variant(let value) = arguments[2]
             else { throw .invalidArgs("Set takes (s, s, v)") }
-            try set(name, in: interface, to: value)
+            try checkKnown(interface, on: object)
+            if object == .aubade {
+                try setSessionProperty(name, in: interface, to: value)
+            } else {
+                try set(name, in: interface, to: value)
+            }
             return []
         default:
             throw unknownMethod(member, message)
@@ -33,8 +40,15 @@ extension MPRISService {
         return (first, second)
     }
 
-    private func value(of name: String, in interface: String) throws(DBusError) -> DBusValue {
+    private func value(of name: String, in interface: String, on object: ServedObject) throws(DBusError) -> DBusValue {
         let host = hostForExtensions
+        if object == .aubade {
+            if interface == MPRISNames.audioSessionInterface || interface.isEmpty,
+               let value = AudioSessionProperties.value(named: name, of: host.snapshot) {
+                return value
+            }
+            throw .unknownProperty("no property \(EchoText.safe(name)) on \(interface.isEmpty ? object.path : interface)")
+        }
         // An empty interface name means "whichever has it" (D-Bus specification).
         if interface == MPRISNames.rootInterface || interface.isEmpty, let value = RootProperties.value(named: name) {
             return value
@@ -49,15 +63,11 @@ extension MPRISService {
         if interface == MPRISNames.playlistsInterface || interface.isEmpty, let value = playlistsProperty(name) {
             return value
         }
-        if interface == MPRISNames.audioSessionInterface || interface.isEmpty,
-           let value = AudioSessionProperties.value(named: name, of: host.snapshot) {
-            return value
-        }
-        try checkKnown(interface)
-        throw .unknownProperty("no property \(name) on \(interface)")
+        throw .unknownProperty("no property \(EchoText.safe(name)) on \(interface.isEmpty ? object.path : interface)")
     }
 
-    private func allValues(in interface: String) throws(DBusError) -> [(String, DBusValue)] {
+    private func allValues(in interface: String, on object: ServedObject) throws(DBusError) -> [(String, DBusValue)] {
+        try checkKnown(interface, on: object)
         switch interface {
         case MPRISNames.rootInterface:
             return RootProperties.all
@@ -74,10 +84,10 @@ extension MPRISService {
             return ["Tracks", "CanEditTracks"].compactMap { name in trackListProperty(name).map { (name, $0) } }
         case MPRISNames.playlistsInterface:
             return ["PlaylistCount", "Orderings", "ActivePlaylist"].compactMap { name in playlistsProperty(name).map { (name, $0) } }
-        case MPRISNames.propertiesInterface, MPRISNames.introspectableInterface, QueueInterface.name:
-            return []
         default:
-            throw .unknownInterface("no interface \(interface) on \(MPRISNames.objectPath)")
+            // The standard interfaces and Queue1 have no properties; "" (every interface) is
+            // not asked by clients, and answered as an interface without any.
+            return []
         }
     }
 
@@ -87,30 +97,29 @@ extension MPRISService {
             hostForExtensions.handle(try PlayerProperties.event(setting: name, to: value))
             return
         }
-        let isSession = interface == MPRISNames.audioSessionInterface
-            || (interface.isEmpty && AudioSessionProperties.names.contains(name))
-        if isSession {
-            let host = hostForExtensions
-            let policy = try AudioSessionProperties.policy(setting: name, to: value, in: host.snapshot.policy)
-            host.handle(.setPolicy(policy))
-            return
-        }
         let isRoot = interface == MPRISNames.rootInterface || interface.isEmpty
         let isReadOnlyElsewhere = (interface == MPRISNames.trackListInterface && trackListProperty(name) != nil)
             || (interface == MPRISNames.playlistsInterface && playlistsProperty(name) != nil)
         if isReadOnlyElsewhere || (isRoot && RootProperties.value(named: name) != nil) {
             throw .propertyReadOnly("\(name) is read-only")
         }
-        try checkKnown(interface)
-        throw .unknownProperty("no property \(name) on \(interface.isEmpty ? "any interface" : interface)")
+        throw .unknownProperty("no property \(EchoText.safe(name)) on \(interface.isEmpty ? "any interface" : interface)")
     }
 
-    private func checkKnown(_ interface: String) throws(DBusError) {
-        let known = ["", MPRISNames.rootInterface, MPRISNames.playerInterface, MPRISNames.audioSessionInterface,
-                     MPRISNames.trackListInterface, MPRISNames.playlistsInterface, QueueInterface.name,
-                     MPRISNames.propertiesInterface, MPRISNames.introspectableInterface]
-        guard known.contains(interface) else {
-            throw .unknownInterface("no interface \(interface) on \(MPRISNames.objectPath)")
+    /// A write to the audio session's policy switches (on `/org/aubade/Player`).
+    private func setSessionProperty(_ name: String, in interface: String, to value: DBusValue) throws(DBusError) {
+        guard interface == MPRISNames.audioSessionInterface || interface.isEmpty else {
+            throw .unknownProperty("no property \(EchoText.safe(name)) on \(interface)")
+        }
+        let host = hostForExtensions
+        let policy = try AudioSessionProperties.policy(setting: name, to: value, in: host.snapshot.policy)
+        host.handle(.setPolicy(policy))
+    }
+
+    /// Throws UnknownInterface unless `interface` is "" or one the object carries.
+    private func checkKnown(_ interface: String, on object: ServedObject) throws(DBusError) {
+        guard interface.isEmpty || object.knownInterfaces.contains(interface) else {
+            throw .unknownInterface("no interface \(EchoText.safe(interface)) on \(object.path)")
         }
     }
 }

@@ -1,7 +1,9 @@
 public import DBusKit
 public import PlayerCore
 
-/// Serves MPRIS 2.2 (root and Player) on `/org/mpris/MediaPlayer2`.
+/// Serves MPRIS 2.2 (root, Player, TrackList, Playlists) on `/org/mpris/MediaPlayer2`, and
+/// Aubade's own interfaces (`org.aubade.AudioSession1`, `org.aubade.Queue1`) on
+/// `/org/aubade/Player` — never on the MPRIS object, whose every signal clients read as MPRIS.
 ///
 /// It only translates: a method call or property write becomes an `Event` for the host; the
 /// host's turn ends with `announceChanges(from:to:)`, which sends one PropertiesChanged with
@@ -21,10 +23,12 @@ public final class MPRISService {
         self.host = host
         // Everything else (/, /org, …) only answers Introspect, so `busctl tree` can find us.
         tree = try ObjectTree(connection: connection)
-        try connection.registerObject(path: MPRISNames.objectPath) { [weak self] message in
-            self?.receive(message)
+        for object in [ServedObject.mpris, .aubade] {
+            try connection.registerObject(path: object.path) { [weak self] message in
+                self?.receive(message, on: object)
+            }
+            tree.add(object.path)
         }
-        tree.add(MPRISNames.objectPath)
     }
 
     /// Sends PropertiesChanged, one per interface, for every property that differs between
@@ -71,9 +75,16 @@ public final class MPRISService {
         emit(member: "Seeked", interface: MPRISNames.playerInterface, [.int64(position)])
     }
 
+    /// Sends a signal from the object that carries `interface`.
     func emit(member: String, interface: String, _ arguments: [DBusValue]) {
+        // PropertiesChanged names its interface in the first argument: it comes from that
+        // interface's object.
+        var carrier = ServedObject.carrying(interface)
+        if interface == MPRISNames.propertiesInterface, case .string(let changed)? = arguments.first {
+            carrier = ServedObject.carrying(changed)
+        }
         do {
-            let signal = try Message.signal(path: MPRISNames.objectPath, interface: interface,
+            let signal = try Message.signal(path: carrier.path, interface: interface,
                                             member: member, arguments: arguments)
             try connection.send(signal)
         } catch {
@@ -83,21 +94,21 @@ public final class MPRISService {
 
     // MARK: - Incoming calls
 
-    private func receive(_ message: Message) {
+    private func receive(_ message: Message, on object: ServedObject) {
         guard message.kind == .methodCall, let member = message.member else { return }
-        announceCommand(member, message)
+        if message.interface.map(object.knownInterfaces.contains) ?? true { announceCommand(member, message) }
         // These load files: they answer later, so other calls are served meanwhile.
-        switch (message.interface, member) {
-        case (MPRISNames.trackListInterface?, "AddTrack"), (nil, "AddTrack"):
+        switch (object, message.interface, member) {
+        case (.mpris, MPRISNames.trackListInterface?, "AddTrack"), (.mpris, nil, "AddTrack"):
             addTrack(message) { [weak self] result in self?.reply(to: message, with: result) }
             return
-        case (MPRISNames.playerInterface?, "OpenUri"), (nil, "OpenUri"):
+        case (.mpris, MPRISNames.playerInterface?, "OpenUri"), (.mpris, nil, "OpenUri"):
             openUri(message) { [weak self] result in self?.reply(to: message, with: result) }
             return
-        case (MPRISNames.playlistsInterface?, "ActivatePlaylist"), (nil, "ActivatePlaylist"):
+        case (.mpris, MPRISNames.playlistsInterface?, "ActivatePlaylist"), (.mpris, nil, "ActivatePlaylist"):
             activatePlaylist(message) { [weak self] result in self?.reply(to: message, with: result) }
             return
-        case (QueueInterface.name?, "SaveAsPlaylist"):
+        case (.aubade, QueueInterface.name?, "SaveAsPlaylist"), (.aubade, nil, "SaveAsPlaylist"):
             saveAsPlaylist(message) { [weak self] result in self?.reply(to: message, with: result) }
             return
         default:
@@ -105,23 +116,27 @@ public final class MPRISService {
         }
         let result: Result<[DBusValue], DBusError>
         do {
-            result = .success(try route(member: member, interface: message.interface, message))
+            result = .success(try route(member: member, interface: message.interface, on: object, message))
         } catch {
             result = .failure(error)
         }
         reply(to: message, with: result)
     }
 
-    private func route(member: String, interface: String?, _ message: Message) throws(DBusError) -> [DBusValue] {
+    private func route(member: String, interface: String?, on object: ServedObject,
+                       _ message: Message) throws(DBusError) -> [DBusValue] {
+        if let interface, !object.knownInterfaces.contains(interface) {
+            throw .unknownInterface("no interface \(EchoText.safe(interface)) on \(object.path)")
+        }
         switch interface {
         case MPRISNames.playerInterface?:
             return try callPlayer(member, message)
         case MPRISNames.rootInterface?:
             return try callRoot(member, message)
         case MPRISNames.propertiesInterface?:
-            return try callProperties(member, message)
+            return try callProperties(member, on: object, message)
         case MPRISNames.introspectableInterface?:
-            return try callIntrospectable(member, message)
+            return try callIntrospectable(member, on: object, message)
         case MPRISNames.trackListInterface?:
             return try callTrackList(member, message)
         case MPRISNames.playlistsInterface?:
@@ -133,22 +148,21 @@ public final class MPRISService {
         case QueueInterface.name?:
             return try callQueue(member, message)
         case nil:
-            // A call without an interface: the member name alone decides (it is unique here).
-            for candidate in [MPRISNames.playerInterface, MPRISNames.rootInterface, MPRISNames.trackListInterface,
-                              MPRISNames.playlistsInterface,
-                              MPRISNames.propertiesInterface, MPRISNames.introspectableInterface] {
-                if let result = try? route(member: member, interface: candidate, message) { return result }
+            // A call without an interface: the member name alone decides (it is unique on
+            // each object).
+            for candidate in object.knownInterfaces {
+                if let result = try? route(member: member, interface: candidate, on: object, message) { return result }
             }
-            throw .unknownMethod("no method \(member) with signature \"\(message.signature)\"")
+            throw .unknownMethod("no method \(EchoText.safe(member)) with signature \"\(EchoText.safe(message.signature))\"")
         case let other?:
-            throw .unknownInterface("no interface \(other) on \(MPRISNames.objectPath)")
+            throw .unknownInterface("no interface \(EchoText.safe(other)) on \(object.path)")
         }
     }
 
-    private func callIntrospectable(_ member: String, _ message: Message) throws(DBusError) -> [DBusValue] {
+    private func callIntrospectable(_ member: String, on object: ServedObject, _ message: Message) throws(DBusError) -> [DBusValue] {
         guard member == "Introspect" else { throw unknownMethod(member, message) }
         try expect("", message)
-        return [.string(IntrospectionXML.served)]
+        return [.string(object == .mpris ? IntrospectionXML.mediaPlayer2 : IntrospectionXML.aubadePlayer)]
     }
 
     /// CommandReceived, for `aubade monitor`: every transport command and property write.

@@ -7,36 +7,49 @@ import Glibc
 import Musl
 #endif
 
-/// Cover pictures for `mpris:artUrl`, as `file://` URIs:
-/// 1. the picture embedded in the track (front cover preferred, else the first), written once
-///    to `directory/<128-bit content hash>.<jpg|png|…>` (normally
-///    `$XDG_CACHE_HOME/aubade/covers`), so an album's tracks share one file;
+/// Cover pictures for `mpris:artUrl`, as `file://` URIs of copies named by their content:
+/// `directory/<128-bit content hash>.<jpg|png|…>` (normally `$XDG_CACHE_HOME/aubade/covers`),
+/// written once, so an album's tracks share one file, of
+/// 1. the picture embedded in the track (front cover preferred, else the first);
 /// 2. else `cover.jpg`, `cover.png`, `folder.jpg` or `folder.png` beside the track (any case,
-///    in that order of preference; `.jpeg` too);
+///    in that order of preference; `.jpeg` too; at most `folderCoverLimit` bytes);
 /// 3. else `nil`.
+///
+/// Named by content, the URL changes whenever the picture does: phone remotes (GSConnect, KDE
+/// Connect) cache art by URL and send it to the phone only for `file://` URLs, so a retagged
+/// file or a replaced `cover.jpg` under the same name would keep its old picture there.
 ///
 /// The folder is bounded by `limitBytes`: after a new picture is written, the least recently
 /// used ones (oldest modification time; a reused picture is touched) are deleted until the
-/// total fits. Answers are remembered per track and per folder, so repeated calls cost a
-/// dictionary lookup and at most a `stat`; a cover added beside the files later is noticed
-/// only by a new `CoverCache`.
+/// total fits. Answers are remembered per track and per folder with the size and modification
+/// time of the file they came from, so repeated calls cost a dictionary lookup and a `stat`,
+/// and a changed file is read again; a cover added beside the files later is noticed only by
+/// a new `CoverCache`.
 ///
 /// Thread-safe. Reading pictures and writing files happen outside the lock.
 public final class CoverCache: Sendable {
     public let directory: String
     public let limitBytes: Int64
 
+    /// A remembered answer: the cached picture (nil: none), and the source file's version.
+    private struct Known {
+        var picture: String?
+        var source: FileVersion?
+    }
+
     private struct Memo {
-        /// Track path → cached picture path (embedded art), or `nil` for "none embedded".
-        var embedded: [FilePath: String?] = [:]
-        /// Folder → URI of the cover file beside the tracks, or `nil` for "none".
-        var folders: [FilePath: String?] = [:]
+        /// Track path → its embedded picture.
+        var embedded: [FilePath: Known] = [:]
+        /// Folder → its cover file (nil: none) and that file's picture.
+        var folders: [FilePath: (cover: FilePath?, known: Known)] = [:]
     }
     private let memo = LockedState(Memo())
 
     /// A reused picture's modification time is refreshed at most this often (seconds), so
     /// the "recently used" mark costs no write on every metadata request.
     private static let touchInterval = 60
+    /// A folder cover larger than this is not copied (nor published): nobody scans 16 MiB covers.
+    static let folderCoverLimit = 16 * 1024 * 1024
 
     public init(directory: String, limitBytes: Int64 = 50 * 1024 * 1024) {
         self.directory = directory
@@ -52,29 +65,39 @@ public final class CoverCache: Sendable {
         if let cached = embeddedPicture(for: trackPath) {
             return FileURI.uri(forPath: cached)
         }
-        return folderCover(of: trackPath.parent)
+        return folderCover(of: trackPath.parent).map(FileURI.uri(forPath:))
     }
 
     // MARK: Embedded pictures
 
     private func embeddedPicture(for trackPath: FilePath) -> String? {
-        if let known = memo.withLock({ $0.embedded[trackPath] }) {
-            guard let picture = known else { return nil }
-            if let status = try? FileIO.status(of: picture) {
-                if time(nil) - Int(status.modified.tv_sec) > Self.touchInterval { FileIO.touch(picture) }
-                return picture
-            }
-            // Evicted (or the cache was cleared): make it again below.
+        let version = FileVersion(of: trackPath)
+        if let known = memo.withLock({ $0.embedded[trackPath] }), known.source == version, let reused = reuse(known) {
+            return reused
         }
         let picture = storeEmbeddedPicture(of: trackPath)
-        memo.withLock { $0.embedded[trackPath] = .some(picture) }
+        memo.withLock { $0.embedded[trackPath] = Known(picture: picture, source: version) }
         return picture
+    }
+
+    /// The remembered answer, if it still holds: "none", or a picture still in the cache
+    /// (touched now and then, as recently used). Nil when it must be made again (evicted).
+    private func reuse(_ known: Known) -> String?? {
+        guard let picture = known.picture else { return .some(nil) }
+        guard let status = try? FileIO.status(of: picture) else { return nil }
+        if time(nil) - Int(status.modified.tv_sec) > Self.touchInterval { FileIO.touch(picture) }
+        return .some(picture)
     }
 
     /// Writes the track's picture into the cache unless a file of the same content is there.
     private func storeEmbeddedPicture(of trackPath: FilePath) -> String? {
-        guard let art = (try? TrackReader.coverArt(path: trackPath)) ?? nil, !art.data.isEmpty,
-              let ext = Self.fileExtension(of: art) else { return nil }
+        guard let art = (try? TrackReader.coverArt(path: trackPath)) ?? nil else { return nil }
+        return store(art)
+    }
+
+    /// Writes a picture into the cache under its content's name, unless it is there already.
+    private func store(_ art: CoverArt) -> String? {
+        guard !art.data.isEmpty, let ext = Self.fileExtension(of: art) else { return nil }
         let picture = directory + "/" + ContentHash.hex(of: art.data) + "." + ext
         if FileIO.isRegularFile(picture) {
             FileIO.touch(picture)
@@ -132,10 +155,23 @@ public final class CoverCache: Sendable {
     static let folderCoverNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png"]
 
     private func folderCover(of folder: FilePath) -> String? {
-        if let known = memo.withLock({ $0.folders[folder] }) { return known }
-        let found = Self.findFolderCover(in: folder).map(FileURI.uri(for:))
-        memo.withLock { $0.folders[folder] = .some(found) }
-        return found
+        let remembered = memo.withLock { $0.folders[folder] }
+        let cover = remembered.map(\.cover) ?? Self.findFolderCover(in: folder)
+        guard let cover else {
+            memo.withLock { $0.folders[folder] = (nil, Known(picture: nil, source: nil)) }
+            return nil
+        }
+        let version = FileVersion(of: cover)
+        if let known = remembered?.known, known.source == version, let reused = reuse(known) { return reused }
+        let picture = version == nil ? nil : storeFolderCover(cover)
+        memo.withLock { $0.folders[folder] = (cover, Known(picture: picture, source: version)) }
+        return picture
+    }
+
+    private func storeFolderCover(_ cover: FilePath) -> String? {
+        guard let bytes = try? FileIO.contents(of: cover, limit: Self.folderCoverLimit) else { return nil }
+        let name = cover.lastComponent.displayString.lowercased()
+        return store(CoverArt(mimeType: name.hasSuffix(".png") ? "image/png" : "image/jpeg", data: bytes))
     }
 
     private static func findFolderCover(in folder: FilePath) -> FilePath? {
@@ -152,5 +188,20 @@ public final class CoverCache: Sendable {
             }
         }
         return nil
+    }
+}
+
+/// Which version of a file an answer came from: its size and modification time (a retagged
+/// track or a replaced cover differs in one of them). Nil when the file cannot be stat'ed.
+struct FileVersion: Equatable, Sendable {
+    var size: Int64
+    var seconds: Int
+    var nanoseconds: Int
+
+    init?(of path: FilePath) {
+        guard let status = try? FileIO.status(of: path) else { return nil }
+        size = status.size
+        seconds = Int(status.modified.tv_sec)
+        nanoseconds = Int(status.modified.tv_nsec)
     }
 }

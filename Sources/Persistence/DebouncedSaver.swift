@@ -18,7 +18,7 @@ public final class DebouncedSaver: Sendable {
     }
 
     private let delay: Double
-    private let queue: DispatchQueue
+    private let scheduler: any Scheduler
     private let save: @Sendable () -> Void
     private let pending = LockedState(Pending())
     /// Held while `save` runs, so a flush from another thread cannot overlap a timed save.
@@ -26,12 +26,17 @@ public final class DebouncedSaver: Sendable {
 
     /// - Parameters:
     ///   - delay: seconds from the first unsaved change to the save.
-    ///   - queue: where timed saves run.
+    ///   - scheduler: where timed saves run (a queue's, or virtual time in tests).
     ///   - save: writes the current state (e.g. `StateStore.save` of a fresh memento).
-    public init(delay: Double, queue: DispatchQueue, save: @escaping @Sendable () -> Void) {
+    public init(delay: Double, scheduler: any Scheduler, save: @escaping @Sendable () -> Void) {
         self.delay = delay
-        self.queue = queue
+        self.scheduler = scheduler
         self.save = save
+    }
+
+    /// Timed saves on `queue`.
+    public convenience init(delay: Double, queue: DispatchQueue, save: @escaping @Sendable () -> Void) {
+        self.init(delay: delay, scheduler: QueueScheduler(queue: queue), save: save)
     }
 
     /// Notes a change; schedules a save unless one is already pending.
@@ -42,7 +47,7 @@ public final class DebouncedSaver: Sendable {
             return state.generation
         }
         guard let generation else { return }
-        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+        scheduler.after(delay) { [weak self] in
             self?.fire(generation)
         }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+public import Handoff
 import PlayerCore
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,8 @@ public final class StateWriter: @unchecked Sendable {
 
     public let store: StateStore
     private let queue: DispatchQueue
-    private let clock: @Sendable () -> Double
+    /// The backoff's clock and the retry timer (virtual time in tests).
+    private let scheduler: any Scheduler
     private let report: @Sendable (Report) -> Void
     // On `queue` only:
     private var backoff: SaveBackoff
@@ -48,16 +50,16 @@ public final class StateWriter: @unchecked Sendable {
     private var finished = false
 
     /// - Parameters:
-    ///   - clock: seconds on a monotonic clock (the backoff's time).
-    ///   - backoff: the retry policy (tests shorten its delays).
+    ///   - scheduler: the backoff's clock and its retry timer; nil: real time on `queue`.
+    ///   - backoff: the retry policy.
     ///   - report: called on `queue` with what deserves a log line.
     public init(store: StateStore, queue: DispatchQueue = DispatchQueue(label: "aubade.persistence", qos: .utility),
-                backoff: SaveBackoff = SaveBackoff(), clock: @escaping @Sendable () -> Double = StateWriter.monotonicSeconds,
+                backoff: SaveBackoff = SaveBackoff(), scheduler: (any Scheduler)? = nil,
                 report: @escaping @Sendable (Report) -> Void) {
         self.store = store
         self.queue = queue
         self.backoff = backoff
-        self.clock = clock
+        self.scheduler = scheduler ?? QueueScheduler(queue: queue)
         self.report = report
     }
 
@@ -115,7 +117,7 @@ public final class StateWriter: @unchecked Sendable {
             return
         }
         guard pendingState != nil || pendingPosition != nil else { return }
-        let now = clock()
+        let now = scheduler.now
         guard backoff.mayAttempt(at: now) else { return scheduleRetry() }
         do throws(PersistenceError) {
             if let state = pendingState {
@@ -138,18 +140,14 @@ public final class StateWriter: @unchecked Sendable {
     private func scheduleRetry() {
         guard !retryScheduled, let retryAt = backoff.retryAt else { return }
         retryScheduled = true
-        let delay = max(0, retryAt - clock())
-        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+        // The timer may fire elsewhere (virtual time runs it on the test's thread): the retry
+        // itself runs on the writer's queue, as everything of its state does.
+        scheduler.after(max(0, retryAt - scheduler.now)) { [weak self] in
             guard let self else { return }
-            retryScheduled = false
-            attempt()
+            queue.async { [self] in
+                retryScheduled = false
+                attempt()
+            }
         }
-    }
-
-    /// CLOCK_MONOTONIC in seconds.
-    @Sendable public static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

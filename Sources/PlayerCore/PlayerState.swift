@@ -70,6 +70,8 @@ public struct PlayerState: Sendable, Equatable {
     /// Applies one event and returns what must be done about it.
     public mutating func handle(_ event: Event, at now: Instant) -> [Effect] {
         let statusBefore = status
+        // What clients extrapolate at this moment (they learn of a jump only from Seeked).
+        let before = (entry: currentID, position: position(at: now))
         var effects: [Effect]
         if event.isTransportCommand {
             // A person acted: nothing resumes by itself any more, and a pause left standing is theirs.
@@ -83,7 +85,21 @@ public struct PlayerState: Sendable, Equatable {
         } else {
             effects = apply(event, at: now)
         }
-        return effects + categoryEffects(statusBefore: statusBefore, at: now) + bluetoothProfileEffects()
+        effects += categoryEffects(statusBefore: statusBefore, at: now) + bluetoothProfileEffects()
+        return effects + unannouncedJump(from: before, effects: effects, at: now)
+    }
+
+    /// Seeked for a jump of the current track's position that no step announced: the same
+    /// entry started over (LoopStatus Track, GoTo or Previous/Next onto the current entry, a
+    /// one-entry queue wrapping). Phones (KDE Connect, GSConnect) and BlueZ extrapolate the
+    /// position and learn of such a jump only from Seeked; a new entry they learn of from its
+    /// `mpris:trackid`, and Stopped resets the position for them.
+    private func unannouncedJump(from before: (entry: EntryID?, position: Microseconds),
+                                 effects: [Effect], at now: Instant) -> [Effect] {
+        guard let entry = currentID, entry == before.entry, status != .stopped,
+              !effects.contains(where: { if case .seeked = $0 { true } else { false } }) else { return [] }
+        let position = position(at: now)
+        return position == before.position ? [] : [.seeked(position)]
     }
 
     private mutating func apply(_ event: Event, at now: Instant) -> [Effect] {

@@ -11,16 +11,24 @@ final class DaemonClient {
     init() throws(DBusError) {
         let queue = self.queue
         let result = queue.sync { () -> Result<Connection, DBusError> in
-            do throws(DBusError) { return .success(try Connection(bus: .session, queue: queue)) } catch { return .failure(error) }
+            do throws(DBusError) { return .success(try SessionBus.connect(queue: queue)) } catch { return .failure(error) }
         }
         connection = try result.get()
     }
 
-    /// Calls a method on the player's object and returns the reply's arguments.
+    /// Calls a method of one of the player's interfaces, on the object that carries it (MPRIS's
+    /// on `/org/mpris/MediaPlayer2`, Aubade's own on `/org/aubade/Player`), and returns the
+    /// reply's arguments.
     func call(_ interface: String, _ member: String, _ arguments: [DBusValue] = [],
               timeoutMilliseconds: Int32 = 60_000) throws(DBusError) -> [DBusValue] {
-        try call(destination: MPRISNames.busName, path: MPRISNames.objectPath, interface, member, arguments,
+        try call(destination: MPRISNames.busName, path: Self.path(of: interface), interface, member, arguments,
                  timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The object of the player that carries `interface`.
+    static func path(of interface: String) -> String {
+        [MPRISNames.audioSessionInterface, QueueInterface.name].contains(interface)
+            ? MPRISNames.aubadePlayerPath : MPRISNames.objectPath
     }
 
     /// Calls a method on any object (the guard's, the bus daemon's).
@@ -42,14 +50,16 @@ final class DaemonClient {
     }
 
     func property(_ interface: String, _ name: String) throws(DBusError) -> DBusValue {
-        guard let value = try call(MPRISNames.propertiesInterface, "Get", [.string(interface), .string(name)]).first else {
+        guard let value = try call(destination: MPRISNames.busName, path: Self.path(of: interface),
+                                   MPRISNames.propertiesInterface, "Get", [.string(interface), .string(name)]).first else {
             throw DBusError.failed("no value for \(name)")
         }
         return value.unwrapped
     }
 
     func properties(_ interface: String) throws(DBusError) -> [String: DBusValue] {
-        try call(MPRISNames.propertiesInterface, "GetAll", [.string(interface)]).first?.asVardict ?? [:]
+        try call(destination: MPRISNames.busName, path: Self.path(of: interface),
+                 MPRISNames.propertiesInterface, "GetAll", [.string(interface)]).first?.asVardict ?? [:]
     }
 
     /// Whether someone owns `name` now (asking never starts a D-Bus-activated service).

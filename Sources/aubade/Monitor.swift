@@ -10,8 +10,10 @@ enum Monitor {
         let queue = DispatchQueue(label: "aubade.monitor")
         let started = queue.sync { () -> Bool in
             do throws(DBusError) {
-                let connection = try Connection(bus: .session, queue: queue)
+                let connection = try SessionBus.connect(queue: queue)
                 try connection.addMatch("type='signal',sender='\(MPRISNames.busName)',path='\(MPRISNames.objectPath)'")
+                // The audio session's signals come from Aubade's own object.
+                try connection.addMatch("type='signal',sender='\(MPRISNames.busName)',path='\(MPRISNames.aubadePlayerPath)'")
                 // `aubade guard`'s decisions (aubade serve sends its own on AudioSession1).
                 try connection.addMatch("type='signal',sender='\(GuardObject.busName)',interface='\(GuardObject.interface)'")
                 connection.onSignal = { message in

@@ -68,7 +68,7 @@ final class OtherPlayersWatcher {
     }
 
     private func isOther(_ name: String) -> Bool {
-        name.hasPrefix(Self.prefix) && !ownNames().contains(name) && !excluding(name)
+        name.hasPrefix(Self.prefix) && !ownNames().contains(name) && !excluding(name) && !PlayerRelay.isRelay(name)
     }
 
     /// Learns a player's owner (its connection and process), reads its status and track, and

@@ -4,14 +4,44 @@ import AudioOutput
 import PlayerCore
 
 /// The unplug and phone-stream facts on PipeWire (pipewire-pulse), the sound server of current
-/// desktops. Runs only when `PULSE_SERVER` points at one, e.g. under
-/// `scripts/audio-session --server pipewire`; skipped otherwise. It unloads and reloads the
-/// shared `headphones` sink, leaving it as it found it (the default sink again).
+/// desktops. Runs in make test's pipewire phase (AUBADE_SOUND_SERVER=pipewire), on the server
+/// PULSE_SERVER names or else on a PipeWire session of its own; skipped otherwise. It unloads
+/// and reloads the `headphones` sink, leaving it as it found it (the default sink again).
 final class PipeWireFactsTests: XCTestCase {
     private var server: PulseServer!
     private let a = EntryID(1)
 
+    /// This process's own PipeWire session (scripts/audio-session --print-env, running `cat` on
+    /// a pipe this process holds, so it ends with the process), when none is given.
+    private static let session: Result<Void, any Error> = Result {
+        guard ProcessInfo.processInfo.environment["PULSE_SERVER"] == nil else { return }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/audio-session").path
+        let process = Process(), stdin = Pipe(), stdout = Pipe()
+        _ = fcntl(stdin.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["--server", "pipewire", "--print-env", "--", "cat"]
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        keptStdin = stdin.fileHandleForWriting
+        var text = ""
+        while !text.contains("AUBADE_SESSION_READY\n") {
+            let chunk = stdout.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            setenv(String(line[..<equals]), String(line[line.index(after: equals)...]), 1)
+        }
+    }
+    nonisolated(unsafe) private static var keptStdin: FileHandle?
+
     override func setUpWithError() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["AUBADE_SOUND_SERVER"] == "pipewire",
+                          "the pipewire phase of make test runs these (AUBADE_SOUND_SERVER=pipewire)")
+        try Self.session.get()
         let server = try PulseServer()
         try XCTSkipUnless(server.isExternal, "needs PULSE_SERVER pointing at pipewire-pulse")
         let info = try server.pactl("info")

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `PULSE_SERVER` as the test process found it (read once, before our servers set it).
+/// `PULSE_SERVER` as the test process found it (or as PipeWireFactsTests's own session set it,
+/// before this is first read), read once, before our private servers set it.
 let externalPulseServer = ProcessInfo.processInfo.environment["PULSE_SERVER"]
 
 /// The client variables a private server sets, to put back when it stops.

@@ -51,6 +51,8 @@ import Testing
         #expect(StreamContent(status: 200, contentType: "application/ogg", url: "http://x/") == .helperAudio("ogg"))
         #expect(StreamContent(status: 200, contentType: "audio/ogg", url: "http://x/") == .helperAudio("ogg"))
         #expect(StreamContent(status: 200, contentType: "audio/flac", url: "http://x/") == .helperAudio("flac"))
+        #expect(StreamContent(status: 200, contentType: "audio/mp4", url: "http://x/") == .helperAudio("mov"))
+        #expect(StreamContent(status: 200, contentType: "video/mp2t", url: "http://x/") == .helperAudio("mpegts"))
     }
 }
 

@@ -34,7 +34,7 @@ final class DescriptorLeakTests: AubadeTestCase {
             (nil, "Seek", Self.path, [fd]),
             (nil, "Frobnicate", Self.path, [fds]),
             ("org.mpris.MediaPlayer2.TrackList", "AddTrack", Self.path, [fd, .objectPath("/"), .boolean(false)]),
-            ("org.aubade.Queue1", "SaveAsPlaylist", Self.path, [fd]),
+            ("org.aubade.Queue1", "SaveAsPlaylist", "/org/aubade/Player", [fd]),
             ("org.example.Nothing", "Seek", Self.path, [fd]),
             (Self.player, "Seek", "/org/elsewhere", [fds]),
         ]

@@ -8,14 +8,21 @@ final class RootInterfaceTests: AubadeTestCase {
         let root = try Bus.getAll(Bus.rootInterface)
         XCTAssertEqual(root["Identity"], .string("Aubade"))
         XCTAssertEqual(root["DesktopEntry"], .string("aubade"))
+        // The entry it names is the one make install installs (shells read its Name and Icon).
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/aubade.desktop").path))
         XCTAssertEqual(root["CanQuit"], .boolean(true))
         XCTAssertEqual(root["CanRaise"], .boolean(false))
         XCTAssertEqual(root["HasTrackList"], .boolean(true))
         XCTAssertEqual(root["SupportedUriSchemes"]?.signature, "as")
         XCTAssertEqual(root["SupportedUriSchemes"]?.strings, ["file", "http", "https"])
         XCTAssertEqual(root["SupportedMimeTypes"]?.signature, "as")
-        XCTAssertTrue(root["SupportedMimeTypes"]?.strings?.contains("audio/mpeg") == true,
-                      "SupportedMimeTypes: \(root["SupportedMimeTypes"].map(String.init(describing:)) ?? "missing")")
+        // Every format it plays, not MP3 alone (it did, while FLAC and Ogg played).
+        for type in ["audio/mpeg", "audio/flac", "audio/ogg", "audio/opus", "audio/x-mpegurl"] {
+            XCTAssertTrue(root["SupportedMimeTypes"]?.strings?.contains(type) == true,
+                          "SupportedMimeTypes lacks \(type): \(root["SupportedMimeTypes"].map(String.init(describing:)) ?? "missing")")
+        }
     }
 
     func testQuitExitsWithZeroAndReleasesTheName() throws {

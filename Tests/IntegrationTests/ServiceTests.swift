@@ -150,6 +150,36 @@ final class ServiceTests: XCTestCase {
         XCTAssertFalse(again.succeeded, "a second make uninstall should say nothing is installed: \(again)")
     }
 
+    /// GNOME Shell and KDE Plasma show a player's name and icon from the desktop entry its
+    /// DesktopEntry names: make install puts `aubade.desktop` (valid, hidden from menus, starting
+    /// the service) into applications/ and its icon into the hicolor theme; uninstall removes both.
+    func testMakeInstallInstallsTheDesktopEntryAndItsIcon() throws {
+        let binary = try Daemon.binaryPath()
+        let root = try temporaryFolder("install-desktop")
+        let prefix = root.appendingPathComponent("prefix")
+        let home = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        XCTAssertTrue(try make("install", ["PREFIX=\(prefix.path)", "BINARY=\(binary)"], home: home).succeeded)
+        let files = try installedFiles(prefix: prefix)
+        let entry = prefix.appendingPathComponent("share/applications/aubade.desktop").path
+        let icon = prefix.appendingPathComponent("share/icons/hicolor/scalable/apps/aubade.svg").path
+        XCTAssertTrue(files.contains(entry) && files.contains(icon), "\(files)")
+        let text = try String(contentsOfFile: entry, encoding: .utf8)
+        let installedBinary = prefix.appendingPathComponent("bin/aubade").path
+        for line in ["[Desktop Entry]", "Type=Application", "Name=Aubade", "Icon=aubade", "NoDisplay=true",
+                     "Exec=\(installedBinary) serve %U", "TryExec=\(installedBinary)"] {
+            XCTAssertTrue(text.split(separator: "\n").contains(Substring(line)), "\(line) missing from:\n\(text)")
+        }
+        XCTAssertFalse(text.contains("@bindir@"))
+        let validate = try Shell.run("desktop-file-validate", [entry])
+        XCTAssertTrue(validate.succeeded && validate.stdout.isEmpty, "desktop-file-validate: \(validate)")
+        XCTAssertTrue(try String(contentsOfFile: icon, encoding: .utf8).hasPrefix("<svg"))
+
+        XCTAssertTrue(try make("uninstall", ["PREFIX=\(prefix.path)"], home: home).succeeded)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: entry))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: icon))
+    }
+
     func testUninstallKeepsFoldersThatHoldOtherFiles() throws {
         let binary = try Daemon.binaryPath()
         let root = try temporaryFolder("install-shared")

@@ -71,14 +71,35 @@ import PlayerCore
         #expect(IntrospectionXML.queue + "\n" == (try dbusFile("org.aubade.Queue1.xml")))
     }
 
-    /// Introspect answers with every interface of both files, each exactly once.
-    @Test func servedXMLHasEveryInterface() {
-        for name in ["org.freedesktop.DBus.Properties", "org.mpris.MediaPlayer2\"", "org.mpris.MediaPlayer2.Player",
-                     "org.mpris.MediaPlayer2.TrackList", "org.mpris.MediaPlayer2.Playlists",
-                     "org.aubade.AudioSession1", "org.aubade.Queue1"] {
-            #expect(IntrospectionXML.served.ranges(of: "<interface name=\"\(name)").count == 1, "\(name)")
+    /// The MPRIS object introspects as MPRIS's four interfaces and the standard ones, and
+    /// nothing of Aubade's own (real clients such as playerctld abort on other interfaces there).
+    @Test func theMPRISObjectHasOnlyMPRISAndTheStandardInterfaces() {
+        for name in ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.mpris.MediaPlayer2\"",
+                     "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList", "org.mpris.MediaPlayer2.Playlists"] {
+            #expect(IntrospectionXML.mediaPlayer2.ranges(of: "<interface name=\"\(name)").count == 1, "\(name)")
         }
-        #expect(IntrospectionXML.served.hasSuffix("</node>"))
+        #expect(!IntrospectionXML.mediaPlayer2.contains("org.aubade"))
+    }
+
+    /// Aubade's own object introspects as its two interfaces and the standard ones, each once.
+    @Test func aubadesObjectHasItsOwnInterfacesAndTheStandardOnes() {
+        for name in ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable",
+                     "org.aubade.AudioSession1", "org.aubade.Queue1"] {
+            #expect(IntrospectionXML.aubadePlayer.ranges(of: "<interface name=\"\(name)").count == 1, "\(name)")
+        }
+        #expect(!IntrospectionXML.aubadePlayer.contains("<interface name=\"org.mpris"))
+        #expect(IntrospectionXML.aubadePlayer.hasSuffix("</node>\n"))
+        #expect(IntrospectionXML.aubadePlayer.hasPrefix("<!DOCTYPE node"))
+    }
+
+    /// Every signal of Aubade's own interfaces comes from its own object; MPRIS's from MPRIS's.
+    @Test func signalsComeFromTheObjectThatCarriesTheirInterface() {
+        #expect(ServedObject.carrying("org.aubade.AudioSession1") == .aubade)
+        #expect(ServedObject.carrying("org.aubade.Queue1") == .aubade)
+        #expect(ServedObject.carrying("org.mpris.MediaPlayer2.Player") == .mpris)
+        #expect(ServedObject.carrying("org.mpris.MediaPlayer2.TrackList") == .mpris)
+        #expect(ServedObject.aubade.path == "/org/aubade/Player")
+        #expect(!ServedObject.mpris.knownInterfaces.contains("org.aubade.AudioSession1"))
     }
 
     @Test func parentPathsLeadToThePlayer() {
@@ -89,12 +110,12 @@ import PlayerCore
         #expect(ObjectTree.childNodes(under: "/org/mpris/MediaPlayer2", toward: player) == [])
     }
 
-    /// `aubade serve` serves the guard's object beside the player: `/org` leads to both.
+    /// `aubade serve` serves its own object and the guard's beside the player: `/org` leads to all.
     @Test func parentPathsLeadToEveryObject() {
-        let objects = ["/org/mpris/MediaPlayer2", "/org/aubade/Guard"]
+        let objects = ["/org/mpris/MediaPlayer2", "/org/aubade/Player", "/org/aubade/Guard"]
         #expect(ObjectTree.childNodes(under: "/", toward: objects) == ["org"])
         #expect(ObjectTree.childNodes(under: "/org", toward: objects) == ["aubade", "mpris"])
-        #expect(ObjectTree.childNodes(under: "/org/aubade", toward: objects) == ["Guard"])
+        #expect(ObjectTree.childNodes(under: "/org/aubade", toward: objects) == ["Guard", "Player"])
         #expect(ObjectTree.childNodes(under: "/org/aub", toward: objects) == [])
         let xml = IntrospectionXML.node(withChildren: ["aubade", "mpris"])
         #expect(xml.contains("  <node name=\"aubade\"/>\n  <node name=\"mpris\"/>\n</node>"))

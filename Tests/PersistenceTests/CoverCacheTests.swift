@@ -60,25 +60,68 @@ import Persistence
         #expect(try modified(covers + "/" + name).timeIntervalSinceNow > -60)
     }
 
+    /// The cached copy a URL names.
+    private func picture(at url: String?) throws -> [UInt8] {
+        try Fixtures.contents(of: String(try #require(url).dropFirst("file://".count)))
+    }
+
     @Test func folderCovers() throws {
         let dir = try Fixtures.makeDirectory()
-        let cache = CoverCache(directory: dir + "/covers")
+        let covers = dir + "/covers"
+        let cache = CoverCache(directory: covers)
         try mp3(dir + "/a/song.mp3", picture: nil)
+        let chosen = jpeg()
         try Fixtures.write(jpeg(), to: dir + "/a/Folder.PNG")
-        try Fixtures.write(jpeg(), to: dir + "/a/COVER.JPG")
-        #expect(cache.artURL(for: dir + "/a/song.mp3") == FileURI.uri(forPath: dir + "/a/COVER.JPG"))
+        try Fixtures.write(chosen, to: dir + "/a/COVER.JPG")
+        let a = cache.artURL(for: dir + "/a/song.mp3")
+        #expect(try picture(at: a) == chosen, "cover.jpg (any case) before folder.png")
+        #expect(a?.hasPrefix(FileURI.uri(forPath: covers + "/")) == true, "a copy named by its content: \(a ?? "nil")")
 
         try mp3(dir + "/b é/song.mp3", picture: nil)
-        try Fixtures.write(jpeg(), to: dir + "/b é/folder.png")
-        #expect(cache.artURL(for: dir + "/b é/song.mp3") == FileURI.uri(forPath: dir + "/b é/folder.png"))
+        let png = jpeg()
+        try Fixtures.write(png, to: dir + "/b é/folder.png")
+        #expect(try picture(at: cache.artURL(for: dir + "/b é/song.mp3")) == png)
 
         // Nothing: nil. Not even an MP3: still the folder's cover (or nil).
         try mp3(dir + "/c/song.mp3", picture: nil)
         #expect(cache.artURL(for: dir + "/c/song.mp3") == nil)
         try Fixtures.write(Array("not audio".utf8), to: dir + "/a/junk.mp3")
-        #expect(cache.artURL(for: dir + "/a/junk.mp3") == FileURI.uri(forPath: dir + "/a/COVER.JPG"))
+        #expect(cache.artURL(for: dir + "/a/junk.mp3") == a)
         #expect(cache.artURL(for: dir + "/missing/x.mp3") == nil)
-        #expect(files(in: dir + "/covers").isEmpty)
+        #expect(files(in: covers).count == 2)
+    }
+
+    /// Phone remotes cache art by URL: a replaced picture must get a new one, or the phone
+    /// keeps showing the old cover.
+    @Test func theURLChangesWhenTheFolderCoverDoes() throws {
+        let dir = try Fixtures.makeDirectory()
+        let cache = CoverCache(directory: dir + "/covers")
+        try mp3(dir + "/album/song.mp3", picture: nil)
+        let first = jpeg(), second = jpeg(800)
+        try Fixtures.write(first, to: dir + "/album/cover.jpg")
+        let before = cache.artURL(for: dir + "/album/song.mp3")
+        #expect(try picture(at: before) == first)
+        #expect(cache.artURL(for: dir + "/album/song.mp3") == before, "unchanged: the same URL")
+
+        try Fixtures.write(second, to: dir + "/album/cover.jpg")
+        let after = cache.artURL(for: dir + "/album/song.mp3")
+        #expect(after != before)
+        #expect(try picture(at: after) == second)
+    }
+
+    @Test func theURLChangesWhenTheEmbeddedPictureDoes() throws {
+        let dir = try Fixtures.makeDirectory()
+        let cache = CoverCache(directory: dir + "/covers")
+        let first = jpeg(), second = jpeg(900)
+        try mp3(dir + "/song.mp3", picture: first)
+        let before = cache.artURL(for: dir + "/song.mp3")
+        #expect(try picture(at: before) == first)
+
+        // Retagged in place (the same path), with another picture.
+        try mp3(dir + "/song.mp3", picture: second)
+        let after = cache.artURL(for: dir + "/song.mp3")
+        #expect(after != before)
+        #expect(try picture(at: after) == second)
     }
 
     @Test func leastRecentlyUsedPicturesAreEvicted() throws {

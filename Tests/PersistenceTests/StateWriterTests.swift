@@ -64,31 +64,39 @@ import Testing
         func unblock() throws { try FileManager.default.removeItem(atPath: blocker) }
     }
 
-    private func writer(_ directory: String, reports: Reports, firstDelay: Double = 0.05) -> StateWriter {
+    /// A writer whose backoff runs in virtual time (`clock`); with the real default delays.
+    private func writer(_ directory: String, reports: Reports, clock: VirtualScheduler = VirtualScheduler(),
+                        firstDelay: Double = SaveBackoff.firstDelay) -> StateWriter {
         StateWriter(store: StateStore(directory: directory), queue: DispatchQueue(label: "test.writer"),
-                    backoff: SaveBackoff(firstDelay: firstDelay, maximumDelay: 0.2)) { reports.add($0) }
+                    backoff: SaveBackoff(firstDelay: firstDelay), scheduler: clock) { reports.add($0) }
     }
 
+    /// Virtual time: the backoff's 1 s, 2 s, 4 s … are not waited for.
     @Test func aFailingSaveIsReportedOnceRetriedWithBackoffAndRecovers() throws {
         let folder = try BlockedFolder()
         let paths = try makeFiles(["a.mp3"], in: folder.root)
         let reports = Reports()
-        let writer = writer(folder.stateDirectory, reports: reports)
+        let clock = VirtualScheduler()
+        let writer = writer(folder.stateDirectory, reports: reports, clock: clock)
         writer.save(memento(paths, current: 0, position: 1_000_000))
-        // The position timer goes on asking every 10 ms meanwhile.
-        for tick in 0..<50 {
+        // The position timer goes on asking every 10 ms meanwhile (5 s of it).
+        for tick in 0..<500 {
             writer.savePosition(currentIndex: 0, path: paths[0], position: Int64(tick) * 10_000)
-            usleep(10_000)
+            writer.drain()
+            clock.advance(by: 0.01)
+            writer.drain()
         }
-        writer.drain()
         #expect(writer.isFailing)
         guard case .failing(let error, let retryIn)? = reports.all.first else { Issue.record("\(reports.all)"); return }
-        #expect(error.call == "mkdir" && retryIn == 0.05)
-        #expect(reports.all.count == 1, "\(reports.all)")
+        #expect(error.call == "mkdir" && retryIn == SaveBackoff.firstDelay)
+        #expect(reports.all.count == 1, "the same failure is said once: \(reports.all)")
 
-        // Space returns: the waiting save goes through by itself, nothing else asked.
+        // Space returns: the waiting save goes through by itself, nothing else asked, when its
+        // backoff (at most a minute) is over.
         try folder.unblock()
-        #expect(eventually(timeout: 3) { !writer.isFailing })
+        clock.advance(by: SaveBackoff.maximumDelay)
+        writer.drain()
+        #expect(!writer.isFailing)
         guard case .recovered(let failures)? = reports.all.last else { Issue.record("\(reports.all)"); return }
         #expect(failures >= 2)
         #expect(reports.all.count == 2)
@@ -96,20 +104,23 @@ import Testing
         guard case .restored(let restored, _) = StateStore(directory: folder.stateDirectory).load() else {
             Issue.record("nothing saved"); return
         }
-        #expect(restored.position == 490_000)
+        #expect(restored.position == 4_990_000)
     }
 
     @Test func aDifferentFailureIsReportedAgain() throws {
         let folder = try BlockedFolder()
         let paths = try makeFiles(["a.mp3"], in: folder.root)
         let reports = Reports()
-        let writer = writer(folder.stateDirectory, reports: reports)
+        let clock = VirtualScheduler()
+        let writer = writer(folder.stateDirectory, reports: reports, clock: clock)
         writer.save(memento(paths, current: 0))
         writer.drain()
         // Now the folder exists, but state.json is a non-empty folder: the rename fails instead.
         try folder.unblock()
         try FileManager.default.createDirectory(atPath: folder.stateDirectory + "/state.json/x", withIntermediateDirectories: true)
-        #expect(eventually(timeout: 3) { reports.all.count == 2 })
+        clock.advance(by: SaveBackoff.firstDelay)
+        writer.drain()
+        #expect(reports.all.count == 2)
         let calls = reports.all.compactMap { report -> String? in
             if case .failing(let error, _) = report { return error.call } else { return nil }
         }

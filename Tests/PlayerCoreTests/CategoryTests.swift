@@ -178,3 +178,14 @@ import Testing
         #expect(!player.send(.play, at: 1).contains { if case .output(.switchCardProfile) = $0 { true } else { false } })
     }
 }
+
+/// playerctld mirrors the last active player (Aubade, often): a relay, not a player.
+@Suite struct PlayerRelayTests {
+    @Test func playerctldIsARelayNotAPlayer() {
+        #expect(PlayerRelay.isRelay("org.mpris.MediaPlayer2.playerctld"))
+        #expect(PlayerRelay.isRelay("org.mpris.MediaPlayer2.playerctld.instance42"))
+        #expect(!PlayerRelay.isRelay("org.mpris.MediaPlayer2.playerctldx"))
+        #expect(!PlayerRelay.isRelay("org.mpris.MediaPlayer2.vlc"))
+        #expect(!PlayerRelay.isRelay("org.mpris.MediaPlayer2.kdeconnect.mpris_000001"))
+    }
+}

@@ -68,7 +68,9 @@ import Testing
         if c.start == .paused { player.send(.pause, at: 10) }
         let effects = player.send(.seek(by: seconds(95)), at: 10)
         if let to = c.to {
-            #expect(effects == [.output(.play(player.entry(to), from: 0, playing: c.start == .playing))])
+            // The same entry starting over (LoopStatus Track) is a jump under the same track id.
+            let seeked: [Effect] = to == c.from ? [.seeked(0)] : []
+            #expect(effects == [.output(.play(player.entry(to), from: 0, playing: c.start == .playing))] + seeked)
             #expect(player.currentIndex == to)
             #expect(player.status == (c.start == .playing ? .playing : .paused))
         } else {
@@ -140,5 +142,42 @@ import Testing
         var player = Player(tracks: 1, length: nil, start: .playing)
         #expect(player.send(.setPosition(player.ids[0], seconds(5_000)), at: 1).count == 2)
         #expect(player.send(.setPosition(player.ids[0], -1), at: 2).isEmpty)
+    }
+}
+
+/// Every jump of the position under the same track id is announced with Seeked: phones (KDE
+/// Connect, GSConnect) and BlueZ extrapolate the position and learn of a jump only from it.
+@Suite struct UnannouncedJumpTests {
+    @Test func goToTheCurrentTrackStartsItOverWithSeeked() {
+        var player = Player(tracks: 3, start: .playing)
+        player.now = at(30)
+        let effects = player.send(.goTo(player.ids[0]))
+        #expect(effects.contains(.seeked(0)))
+        #expect(player.position == 0)
+    }
+
+    @Test func aOneTrackQueueWrappingOntoItselfIsASeek() {
+        var player = Player(tracks: 1, loop: .playlist, start: .playing)
+        player.now = at(30)
+        #expect(player.send(.next).contains(.seeked(0)))
+        player.now = at(40)
+        #expect(player.send(.previous).contains(.seeked(0)))
+    }
+
+    @Test func pausePlayAndAnotherTrackAreNoJumps() {
+        var player = Player(tracks: 3, start: .playing)
+        player.now = at(30)
+        #expect(!player.send(.pause).contains { if case .seeked = $0 { true } else { false } })
+        player.now = at(35)
+        #expect(!player.send(.play).contains { if case .seeked = $0 { true } else { false } })
+        player.now = at(40)
+        #expect(!player.send(.next).contains { if case .seeked = $0 { true } else { false } }, "a new track id tells them")
+        #expect(!player.send(.stop).contains { if case .seeked = $0 { true } else { false } }, "Stopped tells them")
+    }
+
+    @Test func aSeekIsAnnouncedOnce() {
+        var player = Player(tracks: 3, start: .playing)
+        player.now = at(10)
+        #expect(player.send(.seek(by: seconds(5))).filter { if case .seeked = $0 { true } else { false } } == [.seeked(seconds(15))])
     }
 }

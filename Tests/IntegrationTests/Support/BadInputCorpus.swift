@@ -11,7 +11,7 @@ final class BadInputCorpus: Sendable {
             (file("random.mp3"), "not an MP3 file"),
             (file("empty.mp3"), "empty file"),
             (file("tag-only.mp3"), "not an MP3 file: no audio frames"),
-            (file("wav-renamed.mp3"), "not an MP3 file"),
+            (file("wav-renamed.mp3"), "a WAV file: Aubade does not play WAV"),
             (file("fifo.mp3"), "not a regular file"),
             (file("zero.mp3"), "not a regular file"),
             (file("null.mp3"), "not a regular file"),
@@ -42,7 +42,9 @@ final class BadInputCorpus: Sendable {
     private init(directory: URL) { self.directory = directory }
 
     static func shared() throws -> BadInputCorpus { try made.get() }
-    private static let made: Result<BadInputCorpus, any Error> = Result { try make() }
+    private static let made: Result<BadInputCorpus, any Error> = Result {
+        BadInputCorpus(directory: try FixtureCache.folder("corpus") { try make(in: $0) })
+    }
 
     /// Fixed pseudo-random bytes: the same junk every run.
     static func junk(_ count: Int, seed: UInt32) -> Data {
@@ -68,11 +70,8 @@ final class BadInputCorpus: Sendable {
         return Data(Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames)
     }
 
-    private static func make() throws -> BadInputCorpus {
+    private static func make(in directory: URL) throws {
         let fixtures = try Fixtures.shared()
-        let directory = TestRunDirectory.url.appendingPathComponent("corpus", isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let corpus = BadInputCorpus(directory: directory)
         let manager = FileManager.default
 
@@ -96,10 +95,10 @@ final class BadInputCorpus: Sendable {
         var long = "#EXTM3U\n"
         long.reserveCapacity(2_000_000)
         for number in 0..<Self.longPlaylistLines { long += "missing/\(number).mp3\n" }
-        long += fixtures.alpha.path + "\n"
+        // Relative: the corpus is made once (FixtureCache) and copied beside each process's music.
+        long += "../music/a.mp3\n"
         try long.write(to: corpus.longPlaylist, atomically: false, encoding: .utf8)
-        try "\(fixtures.alpha.path)\nloop-b.m3u\n".write(to: corpus.loopA, atomically: false, encoding: .utf8)
-        try "\(fixtures.beta.path)\nloop-a.m3u\n".write(to: corpus.loopB, atomically: false, encoding: .utf8)
-        return corpus
+        try "../music/a.mp3\nloop-b.m3u\n".write(to: corpus.loopA, atomically: false, encoding: .utf8)
+        try "../music/b.mp3\nloop-a.m3u\n".write(to: corpus.loopB, atomically: false, encoding: .utf8)
     }
 }

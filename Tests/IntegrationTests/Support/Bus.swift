@@ -22,6 +22,8 @@ struct BusError: Error, CustomStringConvertible {
 /// Calls on the session bus through `dbus-send` (exact types) and `gdbus`.
 enum Bus {
     static let objectPath = "/org/mpris/MediaPlayer2"
+    /// Aubade's own interfaces (org.aubade.AudioSession1, org.aubade.Queue1) live here.
+    static let aubadePath = "/org/aubade/Player"
     static let rootInterface = "org.mpris.MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
@@ -29,8 +31,12 @@ enum Bus {
 
     /// `dbus-send --session --print-reply --dest=DEST PATH MEMBER ARGS…`; `member` is
     /// "interface.Method", arguments in dbus-send syntax ("string:x", "variant:double:0.4").
+    /// Without `path`, the object of the interface named (in `member`, or for Properties calls
+    /// in the first argument): Aubade's own interfaces on `/org/aubade/Player`, the rest on the
+    /// MPRIS object.
     static func call(_ member: String, _ arguments: [String] = [], destination: String = Daemon.busName,
-                     path: String = objectPath, timeout: TimeInterval = 20) throws -> DBusReply {
+                     path: String? = nil, timeout: TimeInterval = 20) throws -> DBusReply {
+        let path = path ?? defaultPath(member: member, arguments: arguments)
         let command = try Shell.run("dbus-send", ["--session", "--print-reply", "--reply-timeout=10000",
                                                   "--dest=\(destination)", path, member] + arguments,
                                     timeout: timeout)
@@ -46,6 +52,12 @@ enum Bus {
             .joined(separator: "\n")
         let values = try DBusValueParser.parseAll(body)
         return DBusReply(command: command, values: values, errorName: nil)
+    }
+
+    static func defaultPath(member: String, arguments: [String]) -> String {
+        let interface = member.hasPrefix(propertiesInterface + ".") ? String(arguments.first?.dropFirst("string:".count) ?? "")
+            : String(member[..<(member.lastIndex(of: ".") ?? member.endIndex)])
+        return interface.hasPrefix("org.aubade.") ? aubadePath : objectPath
     }
 
     /// Properties.Get; the value without its variant.

@@ -45,7 +45,9 @@ final class Fixtures: Sendable {
         try made.get()
     }
 
-    private static let made: Result<Fixtures, any Error> = Result { try make() }
+    private static let made: Result<Fixtures, any Error> = Result {
+        Fixtures(directory: try FixtureCache.folder("music") { try make(in: $0) })
+    }
 
     private struct Tone {
         var name: String
@@ -54,9 +56,7 @@ final class Fixtures: Sendable {
         var tags: [String]
     }
 
-    private static func make() throws -> Fixtures {
-        let directory = TestRunDirectory.url.appendingPathComponent("music", isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
+    private static func make(in directory: URL) throws {
         for sub in ["album", "lists", "bad", "emptydir"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub),
                                                     withIntermediateDirectories: true)
@@ -99,7 +99,6 @@ final class Fixtures: Sendable {
             ../b.mp3
 
             """.write(to: fixtures.playlist, atomically: true, encoding: .utf8)
-        return fixtures
     }
 
     private static func makeTone(_ tone: Tone, wav: URL, in directory: URL) throws {

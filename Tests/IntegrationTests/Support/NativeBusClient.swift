@@ -27,8 +27,13 @@ final class NativeBusClient: @unchecked Sendable {
 
     private func message(_ interface: String, _ member: String,
                          _ arguments: [DBusKit.DBusValue]) throws -> Message {
-        try Message.methodCall(destination: "org.mpris.MediaPlayer2.aubade", path: "/org/mpris/MediaPlayer2",
-                               interface: interface, member: member, arguments: arguments)
+        // Aubade's own interfaces are on their own object; Properties calls go where the
+        // interface they name lives.
+        var named = interface
+        if interface == "org.freedesktop.DBus.Properties", case .string(let target)? = arguments.first { named = target }
+        return try Message.methodCall(destination: "org.mpris.MediaPlayer2.aubade",
+                                      path: named.hasPrefix("org.aubade.") ? "/org/aubade/Player" : "/org/mpris/MediaPlayer2",
+                                      interface: interface, member: member, arguments: arguments)
     }
 
     /// Calls and waits; returns the reply's arguments and the round trip in seconds.

@@ -14,20 +14,22 @@ enum OggFixtures {
     /// Chained files: 1 s of 440 Hz stereo, then a link of 2 s of 660 Hz mono (Vorbis's at 22.05 kHz).
     static func chained() throws -> Pair { try madeChained.get() }
 
-    private static let madeTones: Result<Pair, any Error> = Result { try makeTones() }
-    private static let madeGapless: Result<(vorbis: [URL], opus: [URL]), any Error> = Result { try makeGapless() }
-    private static let madeChained: Result<Pair, any Error> = Result { try makeChained() }
+    private static let madeTones: Result<Pair, any Error> = Result {
+        let folder = try FixtureCache.folder("ogg-tones") { _ = try makeTones(in: $0) }
+        return (folder.appendingPathComponent("tone.ogg"), folder.appendingPathComponent("tone.opus"))
+    }
+    private static let madeGapless: Result<(vorbis: [URL], opus: [URL]), any Error> = Result {
+        let folder = try FixtureCache.folder("ogg-gapless") { _ = try makeGapless(in: $0) }
+        let pair = { (codec: String) in ["a", "b"].map { folder.appendingPathComponent("gapless-\($0).\(codec)") } }
+        return (pair("ogg"), pair("opus"))
+    }
+    private static let madeChained: Result<Pair, any Error> = Result {
+        let folder = try FixtureCache.folder("ogg-chained") { _ = try makeChained(in: $0) }
+        return (folder.appendingPathComponent("chained.ogg"), folder.appendingPathComponent("chained.opus"))
+    }
 
-    private static let directory: URL = {
-        let directory = TestRunDirectory.url.appendingPathComponent("ogg-music", isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }()
-
-    private static func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
-
-    private static func makeTones() throws -> Pair {
+    private static func makeTones(in directory: URL) throws -> Pair {
+        func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
         let cover = file("cover.png"), wav = file("tone.wav")
         try TinyImages.png.write(to: cover)
         try sox(["-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "2", "sine", "523", "vol", "0.5"])
@@ -42,7 +44,8 @@ enum OggFixtures {
         return (file("tone.ogg"), file("tone.opus"))
     }
 
-    private static func makeGapless() throws -> (vorbis: [URL], opus: [URL]) {
+    private static func makeGapless(in directory: URL) throws -> (vorbis: [URL], opus: [URL]) {
+        func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
         var pairs: [[URL]] = []
         for (codec, rate) in [("ogg", 44_100), ("opus", 48_000)] {
             let whole = file("whole-\(codec).wav"), partA = file("a-\(codec).wav"), partB = file("b-\(codec).wav")
@@ -63,7 +66,8 @@ enum OggFixtures {
         return (pairs[0], pairs[1])
     }
 
-    private static func makeChained() throws -> Pair {
+    private static func makeChained(in directory: URL) throws -> Pair {
+        func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
         let stereo = file("stereo.wav"), mono = file("mono.wav")
         let parts = ["link1.ogg", "link2.ogg", "link1.opus", "link2.opus"].map(file)
         defer { for made in [stereo, mono] + parts { try? FileManager.default.removeItem(at: made) } }

@@ -6,8 +6,8 @@ struct GuardEndpoint: CustomStringConvertible {
     var path: String
     var interface: String
 
-    /// `aubade serve`: org.aubade.AudioSession1 on /org/mpris/MediaPlayer2.
-    static let serve = GuardEndpoint(destination: Daemon.busName, path: Bus.objectPath, interface: AudioSessionBus.interface)
+    /// `aubade serve`: org.aubade.AudioSession1 on /org/aubade/Player.
+    static let serve = GuardEndpoint(destination: Daemon.busName, path: Bus.aubadePath, interface: AudioSessionBus.interface)
     /// `aubade guard`: org.aubade.Guard1 on /org/aubade/Guard, bus name org.aubade.Guard.
     static let alone = GuardEndpoint(destination: "org.aubade.Guard", path: "/org/aubade/Guard", interface: "org.aubade.Guard1")
 

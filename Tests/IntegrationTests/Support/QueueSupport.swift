@@ -158,11 +158,11 @@ final class QueueFixtures: Sendable {
     private init(directory: URL) { self.directory = directory }
 
     static func shared() throws -> QueueFixtures { try made.get() }
-    private static let made: Result<QueueFixtures, any Error> = Result { try make() }
+    private static let made: Result<QueueFixtures, any Error> = Result {
+        QueueFixtures(directory: try FixtureCache.folder("queue-music") { try make(in: $0) })
+    }
 
-    private static func make() throws -> QueueFixtures {
-        let directory = TestRunDirectory.url.appendingPathComponent("queue-music", isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
+    private static func make(in directory: URL) throws {
         for sub in ["covered", "foldercover", "gapless"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub),
                                                     withIntermediateDirectories: true)
@@ -190,7 +190,6 @@ final class QueueFixtures: Sendable {
         try lame(["-b", "192", "--add-id3v2", "--tt", "Gapless A", "--tn", "1", partA.path, fixtures.gaplessA.path])
         try lame(["-b", "192", "--add-id3v2", "--tt", "Gapless B", "--tn", "2", partB.path, fixtures.gaplessB.path])
         for file in [wav, whole, partA, partB] { try? FileManager.default.removeItem(at: file) }
-        return fixtures
     }
 
     /// A folder holding `count` hard links to `tiny` ("0001.mp3", …), made anew.

@@ -45,12 +45,13 @@ final class RawBusClient: @unchecked Sendable {
     /// The daemon's well-known name, where calls go unless told otherwise.
     let destination: String
 
-    init(destination: String = "org.mpris.MediaPlayer2.aubade", label: String = "aubade.tests.raw") throws {
+    init(destination: String = "org.mpris.MediaPlayer2.aubade", label: String = "aubade.tests.raw",
+         bus: Connection.Bus = .session) throws {
         self.destination = destination
         let queue = DispatchQueue(label: label)
         self.queue = queue
         let result = queue.sync { () -> Result<Connection, DBusError> in
-            do throws(DBusError) { return .success(try Connection(bus: .session, queue: queue)) } catch { return .failure(error) }
+            do throws(DBusError) { return .success(try Connection(bus: bus, queue: queue)) } catch { return .failure(error) }
         }
         connection = try result.get()
     }
@@ -110,6 +111,25 @@ final class RawBusClient: @unchecked Sendable {
                     case .failure(let error): completion(.error(name: error.name, message: error.message), seconds)
                     }
                 }
+                connection.flush()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sends a call and does not wait for (or keep) the reply: for callees that never answer
+    /// (mpris-proxy forwards a call whose reply is empty and sends nothing back).
+    func send(path: String, interface: String?, member: String, _ arguments: [DBusKit.DBusValue] = [],
+              destination: String? = nil) throws {
+        let message = try Message.methodCall(destination: destination ?? self.destination, path: path,
+                                             interface: interface, member: member, arguments: arguments)
+        let connection = self.connection
+        let failure = queue.sync { () -> DBusError? in
+            do throws(DBusError) {
+                try connection.send(message)
                 connection.flush()
                 return nil
             } catch {

@@ -24,9 +24,18 @@ final class ReplyTimeProbe: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var startTime = DispatchTime.now()
 
-    init(interval: TimeInterval = 0.02, timeout: TimeInterval = 1) throws {
+    /// One call the probe makes: interface, member, arguments.
+    typealias Call = (interface: String, member: String, arguments: [DBusKit.DBusValue])
+    /// What it asks, in turn: by default the PlaybackStatus every client reads.
+    private let calls: [Call]
+
+    static let playbackStatus: Call = ("org.freedesktop.DBus.Properties", "Get",
+                                       [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")])
+
+    init(interval: TimeInterval = 0.02, timeout: TimeInterval = 1, calls: [Call] = [ReplyTimeProbe.playbackStatus]) throws {
         self.interval = interval
         self.timeout = timeout
+        self.calls = calls
         client = try NativeBusClient(label: "aubade.tests.reply-time-probe")
     }
 
@@ -38,13 +47,14 @@ final class ReplyTimeProbe: @unchecked Sendable {
             startTime = .now()
         }
         let thread = Thread { [self] in
+            var turn = 0
             while lock.withLock({ running }) {
+                let call = calls[turn % calls.count]
+                turn += 1
                 let sent = DispatchTime.now()
                 var failure: String?
                 do {
-                    _ = try client.call("org.freedesktop.DBus.Properties", "Get",
-                                        [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")],
-                                        timeoutMilliseconds: Int32(timeout * 1000))
+                    _ = try client.call(call.interface, call.member, call.arguments, timeoutMilliseconds: Int32(timeout * 1000))
                 } catch {
                     failure = briefly(error, timeout: timeout)
                 }

@@ -1,22 +1,48 @@
 import Foundation
 import XCTest
 
-/// The private D-Bus session bus and PulseAudio that `scripts/audio-session` provides.
+/// The private D-Bus session bus and sound server the integration tests run in.
+///
+/// Hermetic: a test process that is not already inside one (`scripts/audio-session`, which
+/// exports AUBADE_AUDIO_SESSION) starts a session of its own the first time a test asks — a
+/// private dbus-daemon and PulseAudio (or PipeWire with AUBADE_SOUND_SERVER=pipewire), with their
+/// own XDG folders — so `swift test --parallel`, which runs each test in a process of its own,
+/// runs them side by side: every process has its own bus (the daemon's fixed bus name is no
+/// longer shared) and its own sinks. The session is `scripts/audio-session --print-env`
+/// running `cat` on a pipe this process holds: when the process ends, however it ends, the pipe
+/// closes and the session stops its servers by PID.
 enum AudioSession {
-    static let hint = "run via `make test` (scripts/audio-session)"
+    static let hint = "run via `make test` or `swift test` (the tests start their own session)"
 
-    /// Skips the test when there is no session to test in; under CI (`CI` set) that is a failure,
-    /// so a broken harness cannot pass by skipping everything.
+    /// Makes sure this process has its session; the first call starts it (about 0.4 s).
     static func require() throws {
+        try started.get()
+    }
+
+    private static let started: Result<Void, any Error> = Result { try start() }
+    /// The session's process and the write end of its stdin, kept for the life of this process.
+    nonisolated(unsafe) private static var keepAlive: (Subprocess, FileHandle)?
+
+    private static func start() throws {
         let environment = ProcessInfo.processInfo.environment
-        let missing = ["DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER"].filter { (environment[$0] ?? "").isEmpty }
-        guard !missing.isEmpty else { return }
-        let message = "\(missing.joined(separator: " and ")) not set: \(hint)"
-        if let ci = environment["CI"], !ci.isEmpty {
-            XCTFail(message)
-            throw SessionMissing(message: message)
+        if let outer = environment["AUBADE_AUDIO_SESSION"], !outer.isEmpty { return }
+        let server = environment["AUBADE_SOUND_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? "pulseaudio"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/audio-session").path
+        let stdin = Pipe()
+        // Not inherited by the children this process starts later (daemons, tools): the
+        // session must end with this process, not with its last child.
+        _ = fcntl(stdin.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let session = try Subprocess(script, ["--server", server, "--print-env", "--", "cat"], stdin: stdin)
+        guard session.stdout.waitForLine(containing: "AUBADE_SESSION_READY", timeout: 30) != nil else {
+            session.stop(grace: 2)
+            throw SessionMissing(message: "scripts/audio-session --server \(server) did not start: \(session.stderr.text)")
         }
-        throw XCTSkip(message)
+        for line in session.stdout.lines {
+            guard let equals = line.firstIndex(of: "="), line != "AUBADE_SESSION_READY" else { continue }
+            setenv(String(line[..<equals]), String(line[line.index(after: equals)...]), 1)
+        }
+        keepAlive = (session, stdin.fileHandleForWriting)
     }
 
     struct SessionMissing: Error, CustomStringConvertible {

@@ -134,8 +134,9 @@ final class Subprocess: @unchecked Sendable {
     private static let spawnLock = NSLock()
 
     /// `environment` entries are added to (or, with a nil value, removed from) this process's.
+    /// `stdin`: a pipe the caller writes to (and whose end it keeps); /dev/null otherwise.
     init(_ tool: String, _ arguments: [String], environment: [String: String?] = [:],
-         currentDirectory: URL? = nil, binaryStdout: Bool = false) throws {
+         currentDirectory: URL? = nil, binaryStdout: Bool = false, stdin: Pipe? = nil) throws {
         executable = try Shell.which(tool)
         self.arguments = arguments
         stdout = OutputBuffer(splitsLines: !binaryStdout)
@@ -148,7 +149,7 @@ final class Subprocess: @unchecked Sendable {
         Subprocess.addLeakCheck(to: &env, for: executable)
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = stdin ?? FileHandle.nullDevice
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe

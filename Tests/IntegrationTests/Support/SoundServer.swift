@@ -278,7 +278,7 @@ extension MonitoredMessage {
     }
 }
 
-/// org.aubade.AudioSession1 on /org/mpris/MediaPlayer2.
+/// org.aubade.AudioSession1 on /org/aubade/Player.
 enum AudioSessionBus {
     static let interface = "org.aubade.AudioSession1"
 
@@ -306,11 +306,15 @@ enum PhoneCall {
     private static let madeLong = Result { try make(seconds: 20) }
 
     private static func make(seconds: Int) throws -> URL {
-        let url = TestRunDirectory.url.appendingPathComponent("phone-\(seconds)s.wav")
+        try FixtureCache.folder("phone-\(seconds)s") { try make(seconds: seconds, in: $0) }
+            .appendingPathComponent("phone-\(seconds)s.wav")
+    }
+
+    private static func make(seconds: Int, in folder: URL) throws {
+        let url = folder.appendingPathComponent("phone-\(seconds)s.wav")
         let result = try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", url.path,
                                            "synth", String(seconds), "sine", "880", "vol", "0.3"])
         guard result.succeeded else { throw DaemonError("making the \(seconds) s phone WAV failed: \(result)") }
-        return url
     }
 
     /// The 2 s WAV, made once per test run.

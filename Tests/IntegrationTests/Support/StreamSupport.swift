@@ -23,12 +23,11 @@ final class StreamFixtures: Sendable {
     private init(directory: URL) { self.directory = directory }
 
     static func shared() throws -> StreamFixtures { try made.get() }
-    private static let made: Result<StreamFixtures, any Error> = Result { try make() }
+    private static let made: Result<StreamFixtures, any Error> = Result {
+        StreamFixtures(directory: try FixtureCache.folder("stream-music") { try make(in: $0) })
+    }
 
-    private static func make() throws -> StreamFixtures {
-        let directory = TestRunDirectory.url.appendingPathComponent("stream-music", isDirectory: true)
-        try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    private static func make(in directory: URL) throws {
         let fixtures = StreamFixtures(directory: directory)
         func sox(_ arguments: [String]) throws {
             let result = try Shell.run("sox", ["-q"] + arguments, timeout: 60)
@@ -54,7 +53,6 @@ final class StreamFixtures: Sendable {
         try lame(short, fixtures.shortProgramme)
         for wav in [a, b, ab, programme, short] { try? FileManager.default.removeItem(at: wav) }
         try FileManager.default.copyItem(at: try Fixtures.shared().long, to: fixtures.episode)
-        return fixtures
     }
 }
 

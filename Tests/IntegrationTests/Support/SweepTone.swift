@@ -16,8 +16,12 @@ enum SweepTone {
     static var hertzPerSecond: Double { (endHertz - startHertz) / seconds }
 
     private static let made: Result<URL, any Error> = Result {
-        let wav = TestRunDirectory.url.appendingPathComponent("sweep.wav")
-        let mp3 = TestRunDirectory.url.appendingPathComponent("sweep-60s.mp3")
+        try FixtureCache.folder("sweep") { try make(in: $0) }.appendingPathComponent("sweep-60s.mp3")
+    }
+
+    private static func make(in folder: URL) throws {
+        let wav = folder.appendingPathComponent("sweep.wav")
+        let mp3 = folder.appendingPathComponent("sweep-60s.mp3")
         let synth = try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth",
                                           String(seconds), "sine", "\(Int(startHertz)):\(Int(endHertz))", "vol", "0.5"])
         guard synth.succeeded else { throw DaemonError("sox (sweep) failed: \(synth)") }
@@ -25,7 +29,6 @@ enum SweepTone {
                                    timeout: 120)
         try? FileManager.default.removeItem(at: wav)
         guard encode.succeeded else { throw DaemonError("lame (sweep) failed: \(encode)") }
-        return mp3
     }
 
     /// The MP3, made on first use.
