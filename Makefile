@@ -87,15 +87,28 @@ test: deps
 # PropertiesChanged(Paused) and its stream corked; how much of mpv's audio reached the speakers in
 # the next 3 s, beside mpv alone (it plays on). AUBADE_BENCH_RUNS rounds (default 5), on
 # PulseAudio, then PipeWire. Writes .build/bench/guard.{md,json}; needs mpv and mpv-mpris.
+# Then the formats benchmark (issue 21): Aubade's release binary (and its FFmpeg helper) beside
+# mpv + mpv-mpris, mpd + mpDris2 and mpg123: an AAC station (icecast2 fed by ffmpeg in real time,
+# ICY titles, with a raw listener to say where icecast put each title) and an HLS station
+# (`ffmpeg -f hls`, served locally): URL → first audio, CPU per minute and peak RSS of each
+# player's process tree, the title's offset; 100 full-size M4A files (made once in
+# .build/bench/m4a-library, ~390 MB): cold-cache queueing time and bytes read per file beside
+# mpd's update, and playing one; only MP3s: peak RSS (with its breakdown by mapping) and start-up
+# before this change (BASELINE, built once in .build/bench/baseline-REV as it was built then) and
+# after; the helper crashing, stopped and allocating without end mid-track: the bus's worst reply.
+# AUBADE_BENCH_FORMATS_SECONDS (30) of steady play per player. Writes .build/bench/formats.{md,json}.
+# BASELINE: the commit before issue 21's work (the branch point of `ffmpeg`).
+BASELINE ?= 6c4a7bb
+
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library, guard; all (the default) is
-# all five. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers streams" both.
+# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, formats; all (the
+# default) is all six. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers streams" both.
 BENCH ?= all
 
 bench: bench-deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library|guard) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard|formats) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, formats)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
@@ -104,9 +117,9 @@ bench: bench-deps
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests|Formats' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests|Formats' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -137,6 +150,20 @@ bench: bench-deps
 	    scripts/audio-session --server $$server -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.GuardBenchmarkTests' || status=$$?; \
 	done; \
+	fi; \
+	if wants formats; then \
+	rm -f .build/bench/formats.json .build/bench/formats.md; \
+	baseline=".build/bench/baseline-$(BASELINE)"; \
+	if [[ ! -x $$baseline/.build/release/aubade ]]; then \
+	    echo "=== make bench: building the baseline $(BASELINE) (before issue 21) in $$baseline, once"; \
+	    rm -rf "$$baseline" && mkdir -p "$$baseline" && git archive $(BASELINE) | tar -x -C "$$baseline" \
+	        && (cd "$$baseline" && swift build -c release $(SWIFT_FLAGS)) || status=$$?; \
+	fi; \
+	echo "=== make bench: M4A files, AAC and HLS stations, beside mpv and mpd; only MP3s before and after; on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    AUBADE_BASELINE_BINARY="$(CURDIR)/$$baseline/.build/release/aubade" AUBADE_BASELINE_REVISION="$(BASELINE)" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.Formats' || status=$$?; \
 	fi; \
 	exit $$status
 

@@ -53,8 +53,8 @@ public final class HLSTestStation: @unchecked Sendable {
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
 
-    /// `ffmpeg -re` encoding a `frequency` Hz tone at `rate` to AAC in `segmentType` ("mpegts"
-    /// or "fmp4") segments of `segmentSeconds`; `append`: after an earlier encoder, the playlist
+    /// `ffmpeg -re` encoding a `frequency` Hz tone at `rate` to AAC in `segmentType` ("mpegts",
+    /// "fmp4", or "packed": ADTS segments) segments of `segmentSeconds`; `append`: after an earlier encoder, the playlist
     /// goes on with a discontinuity.
     public func startEncoder(frequency: Int = 440, rate: Int = 44_100, segmentSeconds: Int = 1,
                              segmentType: String = "mpegts", append: Bool = false) throws {
@@ -66,12 +66,21 @@ public final class HLSTestStation: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: try Self.which("ffmpeg"))
         var flags = "delete_segments"
         if append { flags += "+append_list+discont_start" }
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
-                             "-i", "sine=frequency=\(frequency):sample_rate=\(rate)", "-af", "volume=0.5", "-ac", "2",
-                             "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "\(segmentSeconds)",
-                             "-hls_list_size", "6", "-hls_flags", flags, "-hls_segment_type", segmentType,
-                             "-hls_segment_filename", directory + "/seg-\(frequency)-%05d." + (segmentType == "fmp4" ? "m4s" : "ts"),
-                             directory + "/live.m3u8"]
+        let input = ["-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
+                     "-i", "sine=frequency=\(frequency):sample_rate=\(rate)", "-af", "volume=0.5", "-ac", "2",
+                     "-c:a", "aac", "-b:a", "64k"]
+        if segmentType == "packed" {
+            // Packed audio: ADTS segments, written by the segment muxer with a live m3u8 list.
+            process.arguments = input + ["-f", "segment", "-segment_time", "\(segmentSeconds)", "-segment_format", "adts",
+                                         "-segment_list", directory + "/live.m3u8", "-segment_list_type", "m3u8",
+                                         "-segment_list_size", "6", "-segment_list_flags", "+live",
+                                         directory + "/seg-\(frequency)-%05d.aac"]
+        } else {
+            process.arguments = input + ["-f", "hls", "-hls_time", "\(segmentSeconds)",
+                                         "-hls_list_size", "6", "-hls_flags", flags, "-hls_segment_type", segmentType,
+                                         "-hls_segment_filename", directory + "/seg-\(frequency)-%05d." + (segmentType == "fmp4" ? "m4s" : "ts"),
+                                         directory + "/live.m3u8"]
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -49,6 +49,13 @@ final class HLSStationTests: StreamTestCase {
         try waitForMusic(daemon, "the fMP4 HLS station at the headphones", timeout: 20)
     }
 
+    func testPackedAudioSegmentsPlay() throws {
+        let station = try startStation(segmentType: "packed")
+        let daemon = try serve([station.url("live.m3u8")])
+        try waitForMusic(daemon, "the packed-audio (ADTS segments) HLS station at the headphones", timeout: 20)
+        XCTAssertTrue(station.requests.contains { $0.contains(".aac 200") }, "\(station.requests.suffix(5))")
+    }
+
     func testAMissingSegmentIsPlayedThrough() throws {
         let station = try startStation()
         let daemon = try serve([station.url("live.m3u8")])
