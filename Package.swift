@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(name: "aubade-ffmpeg", dependencies: ["FFmpegKit", "FFmpegWire"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
-        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient"]),
+        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "AudioFixtures", "aubade-ffmpeg"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),

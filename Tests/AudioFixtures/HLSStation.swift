@@ -13,8 +13,13 @@ public final class HLSTestStation: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
 
+    /// Whether it speaks HTTPS.
+    public let tls: Bool
+
     /// Starts the server on `directory` (made if missing); no encoder yet (`startEncoder`).
-    public init(directory: String) throws {
+    /// `certificate`: PEM certificate and key files: HTTPS.
+    public init(directory: String, certificate: (cert: String, key: String)? = nil) throws {
+        tls = certificate != nil
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         guard let script = Bundle.module.path(forResource: "hls_server", ofType: "py", inDirectory: "Scripts") else {
@@ -22,7 +27,7 @@ public final class HLSTestStation: @unchecked Sendable {
         }
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = [script, directory]
+        server.arguments = [script, directory] + (certificate.map { [$0.cert, $0.key] } ?? [])
         serverOutput = Pipe()
         server.standardOutput = serverOutput
         server.standardError = FileHandle.nullDevice
@@ -51,7 +56,9 @@ public final class HLSTestStation: @unchecked Sendable {
 
     deinit { stop() }
 
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+    public func url(_ path: String, credentials: String? = nil) -> String {
+        "\(tls ? "https" : "http")://\(credentials.map { $0 + "@" } ?? "")127.0.0.1:\(port)/\(path)"
+    }
 
     /// `ffmpeg -re` encoding a `frequency` Hz tone at `rate` to AAC in `segmentType` ("mpegts",
     /// "fmp4", or "packed": ADTS segments) segments of `segmentSeconds`; `append`: after an earlier encoder, the playlist
@@ -125,14 +132,16 @@ public final class HLSTestStation: @unchecked Sendable {
     public func stop() {
         stopEncoder()
         if server.isRunning {
-            kill(server.processIdentifier, SIGTERM)
+            // SIGKILL: it has nothing to save, and a child of a test thread may have inherited a
+            // signal mask that blocks SIGTERM (seen: the server lived on and the test hung).
+            kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     static func get(_ url: String) throws -> (Data, Int) {
-        let result = try Fixtures.output("curl", ["-s", "-w", "\n%{http_code}", url])
+        let result = try Fixtures.output("curl", ["-s", "-k", "-w", "\n%{http_code}", url])
         let text = String(decoding: result, as: UTF8.self)
         let status = Int(text.split(separator: "\n").last ?? "") ?? 0
         return (Data(text.utf8.dropLast(String(status).count + 1)), status)

@@ -105,6 +105,35 @@ final class HLSStationTests: StreamTestCase {
         XCTAssertTrue(daemon.isRunning)
     }
 
+    /// Over HTTPS: with the test CA in `stream-ca-file` it plays (every playlist and segment
+    /// checked against it); credentials in the URL never reach a log line. Without the CA: a
+    /// clear error, the next item plays.
+    func testAnHTTPSStationIsCheckedAgainstTheConfiguredCA() throws {
+        let folder = try makeDirectory("hls-tls")
+        let caFile = try TestHTTPServer.makeCertificates(in: folder.appendingPathComponent("tls"))
+        let tls = folder.appendingPathComponent("tls")
+        let station = try HLSTestStation(directory: folder.path + "/live",
+                                         certificate: (tls.appendingPathComponent("server.pem").path,
+                                                       tls.appendingPathComponent("server.key").path))
+        self.station = station
+        try station.startEncoder()
+        XCTAssertTrue(station.waitForSegments(3))
+        let url = station.url("master.m3u8", credentials: "listener:s3cret-word")
+        let trusted = try serve([url], home: try home(configuration: "stream-ca-file = \(caFile)\n"))
+        try waitForMusic(trusted, "the HTTPS HLS station", timeout: 20)
+        XCTAssertFalse(trusted.stderrLines.contains { $0.contains("s3cret") }, trusted.stderrLines.joined(separator: "\n"))
+        XCTAssertTrue(try aubade("status").stdout.contains("https://127.0.0.1"))
+        XCTAssertFalse(try aubade("status").stdout.contains("s3cret"))
+        trusted.stop()
+
+        let untrusted = try serve([url, fixtures.alpha.path])
+        try waitForTitle("Alpha", timeout: 30)
+        let line = untrusted.stderrLines.first { $0.contains("master.m3u8") && $0.contains("skipped") }
+        print("HLS over HTTPS without the CA: \(line ?? "(no line)")")
+        XCTAssertNotNil(line, untrusted.stderrLines.joined(separator: "\n"))
+        XCTAssertFalse(untrusted.stderrLines.contains { $0.contains("s3cret") })
+    }
+
     func testAPlaylistThatNamesItselfIsRefusedAndTheNextItemPlays() throws {
         let station = try HLSTestStation(directory: try makeDirectory("hls-self").path + "/live")
         self.station = station

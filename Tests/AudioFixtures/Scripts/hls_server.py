@@ -1,8 +1,8 @@
 """A live HLS station for the tests: serves the folder `ffmpeg -f hls` writes into, plus a
 master playlist, a playlist that names itself, and faults on demand.
 
-    hls_server.py ROOT          prints "PORT <n>" once listening on 127.0.0.1, then one
-                                "GET <path> <status>" line per request
+    hls_server.py ROOT [CERT KEY]  prints "PORT <n>" once listening on 127.0.0.1 (HTTPS with
+                                   CERT and KEY), then one "GET <path> <status>" line per request
 
 Routes:
   /master.m3u8       two variants (64 and 128 kbit/s) of the same media playlist, live.m3u8
@@ -15,6 +15,7 @@ Routes:
 import http.server
 import os
 import re
+import ssl
 import sys
 import threading
 
@@ -110,6 +111,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if len(sys.argv) > 3:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print("PORT %d" % server.server_address[1], flush=True)
     server.serve_forever()
 
