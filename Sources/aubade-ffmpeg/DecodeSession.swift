@@ -36,6 +36,13 @@ final class DecodeSession {
     private(set) var producedBytes: Int64 = 0
     private var failuresInARow = 0
 
+    /// Whether an HLS station's timed ID3 stream is read for titles. Off: an HLS stream carrying
+    /// one (MPEG-TS, made by ffmpeg with a timed_id3 data stream) stalled FFmpeg 5.1's HLS
+    /// demuxer in the helper before its first audio packet, kept or discarded, where the ffmpeg
+    /// CLI plays it; not understood yet. `TitleTracker.timedMetadata` places such titles at
+    /// their sample once it can be turned on.
+    static let readsTimedMetadata = false
+
     /// Damaged packets skipped in a row before the input counts as broken.
     static let failureLimit = 64
     /// A seek starts decoding this many frames early: AAC needs its previous frame to decode one.
@@ -53,7 +60,8 @@ final class DecodeSession {
         }
         let index = stream.index
         audio = stream
-        let timedMetadata = input.streams.filter { $0.codecName == "timed_id3" }.map(\.index)
+        // Timed ID3 beside the audio: an HLS station's titles (`readsTimedMetadata`).
+        let timedMetadata = Self.readsTimedMetadata ? input.streams.filter { $0.codecName == "timed_id3" }.map(\.index) : []
         input.discardAll(except: Set([index] + timedMetadata))
         do {
             decoder = try AudioStreamDecoder(input: input, stream: index)
@@ -141,6 +149,8 @@ final class DecodeSession {
         guard decoded else { return }
         var converted: [UInt8] = []
         do { try resampler.convert(frame, appendingTo: &converted) } catch { throw HelperFailure("cannot convert the audio (\(error))") }
+        titles.audioFrame(seconds: frame.presentationTime.map { audio.seconds($0) }, startByte: producedBytes,
+                          frames: converted.count / bytesPerFrame, rate: format.sampleRate, bytesPerFrame: bytesPerFrame)
         if let dropBefore {
             // Where this frame starts, from its timestamp; without one, where the seek aimed.
             let frameStart = frame.presentationTime.map { frames(ofTimeBaseUnits: $0 - (audio.startTime ?? 0)) } ?? dropBefore
@@ -194,7 +204,8 @@ final class DecodeSession {
             return (try? decoder.receive(into: frame)) == true ? true : nil
         }
         guard packet.streamIndex == audio else {
-            titles.timedMetadata(packet)
+            let timeBase = input.streams.first { $0.index == packet.streamIndex }?.timeBase ?? (1, 90_000)
+            titles.timedMetadata(packet, timeBase: timeBase)
             return false
         }
         // Vorbis flags a chained stream's new comments on its first packet; Opus only on the

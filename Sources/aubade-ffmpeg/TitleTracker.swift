@@ -36,11 +36,39 @@ final class TitleTracker {
     }
     private var packetsCarryTags = false
 
-    /// A timed ID3 packet of an HLS stream.
-    func timedMetadata(_ packet: Packet) {
+    /// A timed ID3 packet of an HLS stream: its title starts at the audio sample of its
+    /// timestamp, which the demuxer may hand over before that audio (`audioFrame` places it).
+    func timedMetadata(_ packet: Packet, timeBase: (numerator: Int32, denominator: Int32)) {
         guard timedMetadataStreams.contains(packet.streamIndex) else { return }
         let tags = TimedID3.tags(in: packet.bytes(limit: 256 * 1024))
-        add(tags, at: producedBytes)
+        guard !tags.isEmpty else { return }
+        let seconds = packet.presentationTime.map { Double($0) * Double(timeBase.numerator) / Double(max(timeBase.denominator, 1)) }
+        guard let seconds else { return add(tags, at: producedBytes) }
+        timed.append((seconds, tags))
+        if timed.count > Self.pendingLimit { timed.removeFirst(timed.count - Self.pendingLimit) }
+    }
+    private var timed: [(seconds: Double, tags: MetadataPairs)] = []
+
+    /// A decoded audio frame starting at `seconds` of the stream's timeline, about to be
+    /// appended at byte `startByte` of the PCM: the timed titles it reaches are placed in it.
+    func audioFrame(seconds: Double?, startByte: Int64, frames: Int, rate: Int, bytesPerFrame: Int) {
+        guard !timed.isEmpty else { return }
+        guard let seconds else {
+            for item in timed { add(item.tags, at: startByte) }
+            timed = []
+            return
+        }
+        let end = seconds + Double(frames) / Double(max(rate, 1))
+        while let first = timed.first, first.seconds < end {
+            timed.removeFirst()
+            let into = max(0, min(Int64(frames), Int64(((first.seconds - seconds) * Double(rate)).rounded())))
+            add(first.tags, at: startByte + into * Int64(bytesPerFrame))
+        }
+        // A title far behind the audio (a discontinuity reset the clock): now.
+        if let first = timed.first, first.seconds > end + 30 || first.seconds < seconds - 30 {
+            timed.removeFirst()
+            add(first.tags, at: startByte)
+        }
     }
 
     /// The values as FFmpeg last gave them: a replaced Ogg stream's new comments are appended
