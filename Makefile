@@ -1,6 +1,7 @@
 # Aubade: the two commands are `make run` and `make test`.
 #   make run [MUSIC="file.mp3 folder/ list.m3u"]   build (release) and play; a demo playlist without MUSIC
-#   make test                                      build and run all tests in a private audio session:
+#   make check                                     the quick inner loop: unit tests and in-process MPRIS tests
+#   make test                                      build and run all tests, each in a private audio session:
 #                                                  PulseAudio, PipeWire, then under TSan and ASan
 #   make install [PREFIX=…] / make uninstall       the binary and its FFmpeg helper, the systemd user unit,
 #                                                  D-Bus activation
@@ -19,8 +20,10 @@ SWIFT_FLAGS ?=
 # /opt/swift's libraries at run time either. RELEASE_FLAGS= builds them as before.
 RELEASE_FLAGS ?= --static-swift-stdlib
 MUSIC ?=
+# Tests run at once by make test and make check (swift test --parallel).
+TEST_WORKERS ?= 4
 
-.PHONY: all deps bench-deps build release test bench run clean install uninstall
+.PHONY: all deps bench-deps build check release test bench run clean install uninstall
 
 all: build
 
@@ -40,6 +43,13 @@ build: deps
 release: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
+# The quick inner loop (docs/TESTING.md): the unit tests of every module and the in-process MPRIS
+# tests (MPRISService on a private bus with a host that runs the real PlayerState), in parallel;
+# no daemon, no sanitizer. About 45 s after an incremental build.
+check: deps
+	swift build --build-tests $(SWIFT_FLAGS)
+	swift test --skip-build --parallel --num-workers $(TEST_WORKERS) $(SWIFT_FLAGS) --skip '^(IntegrationTests|BenchmarkTests)\.'
+
 # make test = .ci/run = scripts/run-tests, in timed phases (the script's header says which tests
 # each runs and why): the debug build; every test on PulseAudio; every suite in which the sound
 # server takes part on PipeWire; then, per SANITIZERS, the tests and the daemon built with
@@ -52,7 +62,6 @@ release: deps
 # PHASES="pulseaudio" runs only that server phase.
 SANITIZERS ?= thread address
 TEST_FILTER ?=
-TEST_WORKERS ?= 4
 PHASES ?= pulseaudio pipewire
 
 test: deps
@@ -87,6 +96,12 @@ test: deps
 # PropertiesChanged(Paused) and its stream corked; how much of mpv's audio reached the speakers in
 # the next 3 s, beside mpv alone (it plays on). AUBADE_BENCH_RUNS rounds (default 5), on
 # PulseAudio, then PipeWire. Writes .build/bench/guard.{md,json}; needs mpv and mpv-mpris.
+# Then the Snapcast benchmark (issue 22): Aubade's release binary with output = snapcast, and mpd
+# with its fifo output, each feeding a private snapserver (48000:16:2, buffer 1000 ms) with two
+# snapclients, kitchen and garden: PlayPause → silence in both rooms, the title change against
+# when the rooms hear it, the rooms' offset, CPU per minute and peak RSS of the source (and of
+# Aubade's control script). AUBADE_BENCH_RUNS rounds (default 3), on PulseAudio; about 3 minutes.
+# Writes .build/bench/snapcast.{md,json}.
 # Then the formats benchmark (issue 21): Aubade's release binary (and its FFmpeg helper) beside
 # mpv + mpv-mpris, mpd + mpDris2 and mpg123: an AAC station (icecast2 fed by ffmpeg in real time,
 # ICY titles, with a raw listener to say where icecast put each title) and an HLS station
@@ -101,14 +116,15 @@ test: deps
 BASELINE ?= 6c4a7bb
 
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, formats; all (the
-# default) is all six. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers streams" both.
+# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast, formats;
+# all (the default) is all seven. E.g. BENCH=peers or BENCH=guard runs that benchmark alone,
+# BENCH="peers streams" both.
 BENCH ?= all
 
 bench: bench-deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library|guard|formats) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, formats)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard|snapcast|formats) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast, formats)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
@@ -117,9 +133,9 @@ bench: bench-deps
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests|Formats' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests|Formats' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard)BenchmarkTests|Formats' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests|Formats' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -150,6 +166,13 @@ bench: bench-deps
 	    scripts/audio-session --server $$server -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.GuardBenchmarkTests' || status=$$?; \
 	done; \
+	fi; \
+	if wants snapcast; then \
+	rm -f .build/bench/snapcast.json .build/bench/snapcast.md; \
+	echo "=== make bench: Snapcast, Aubade (release) beside mpd's fifo output, two rooms, on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.SnapcastBenchmarkTests' || status=$$?; \
 	fi; \
 	if wants formats; then \
 	rm -f .build/bench/formats.json .build/bench/formats.md; \
@@ -235,6 +258,8 @@ install:
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
 	install -m 0755 "$$helper" "$$dest$(BINDIR)/aubade-ffmpeg"; \
 	echo "  installed $$dest$(BINDIR)/aubade-ffmpeg  (the FFmpeg helper, from $$helper)"; \
+	ln -sfn aubade "$$dest$(BINDIR)/aubade-snapcast"; \
+	echo "  linked    $$dest$(BINDIR)/aubade-snapcast -> aubade  (Snapcast's controlscript=)"; \
 	install -m 0644 "$$staging/aubade.service" "$$dest$(USER_UNIT_DIR)/aubade.service"; \
 	echo "  installed $$dest$(USER_UNIT_DIR)/aubade.service  (systemd user unit)"; \
 	install -m 0644 "$$staging/aubade-guard.service" "$$dest$(USER_UNIT_DIR)/aubade-guard.service"; \
@@ -247,7 +272,7 @@ install:
 	echo "  installed $$dest$(ICON_DIR)/aubade.svg"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
-	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-ffmpeg' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
+	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-ffmpeg' '$(BINDIR)/aubade-snapcast' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
 	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' '$(APPLICATIONS_DIR)/aubade.desktop' \
 	        '$(ICON_DIR)/aubade.svg' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \

@@ -63,27 +63,35 @@ let package = Package(
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
         .target(name: "Configuration", dependencies: ["PlayerCore"]),
+        // Snapcast's stream-plugin protocol (JSON-RPC lines) for `aubade snapcast-control`:
+        // bounded JSON, the requests, the player's properties. Pure Swift.
+        .target(name: "SnapcastControl"),
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
-                                         "Configuration", "Inputs"]),
+                                         "Configuration", "Inputs", "SnapcastControl"]),
+
+        // What every test target shares: private buses and sound servers, processes stopped by
+        // PID, waiting. One target, no copies.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .executableTarget(name: "aubade-ffmpeg", dependencies: ["FFmpegKit", "FFmpegWire"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "AudioFixtures", "aubade-ffmpeg"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
-        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
-        .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
+        .testTarget(name: "CurlKitTests", dependencies: ["TestSupport", "CurlKit"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
         .target(name: "AudioFixtures", path: "Tests/AudioFixtures", resources: [.copy("Scripts")]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "AudioFixtures"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures", "Handoff"]),
-        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput", "PulseKit", "Handoff"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "AudioFixtures", "Handoff"]),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore"]),
+        .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "AudioFixtures", "Handoff"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["aubade", "aubade-ffmpeg", "DBusKit", "AudioFixtures"]),
         .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "aubade-ffmpeg", "PulseKit", "AudioFixtures"]),
     ]

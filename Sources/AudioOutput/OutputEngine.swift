@@ -8,7 +8,7 @@ import PlayerCore
 //    replies, our timers) with the mainloop lock held. It only copies decoded PCM out of each
 //    track's `DecodeAhead` buffer into libpulse's; it never reads a file. `events` is called
 //    only here.
-// 2. Any caller thread (the app's serial queue): the public methods of `PlaybackOutput` take
+// 2. Any caller thread (the app's serial queue): the public methods of `PulseAudioOutput` take
 //    the mainloop lock, change `OutputEngine`'s state, issue libpulse requests and, when PCM
 //    has to be written, `kick()` the loop thread (a zero-delay timer) instead of decoding on
 //    the caller's thread. An events handler may call back in: on the loop thread the lock is
@@ -18,7 +18,7 @@ import PlayerCore
 //    own buffer's lock, and the mainloop lock (never while holding its own) to wake this
 //    engine when a starved read can go on. A slow disk delays that track's audio only.
 
-/// The state machine behind `PlaybackOutput`. Every member is used with the mainloop lock
+/// The state machine behind `PulseAudioOutput`. Every member is used with the mainloop lock
 /// held; that lock is the only synchronisation, hence `@unchecked Sendable`.
 final class OutputEngine: @unchecked Sendable {
     let mainloop: ThreadedMainloop
@@ -56,13 +56,10 @@ final class OutputEngine: @unchecked Sendable {
         var title: LiveTitle
     }
 
-    // Connection
-    var context: Context?
-    /// The app asked for a connection: reconnect when it breaks.
-    var wantsConnection = false
-    /// `serverLost` was emitted and `serverConnected` not yet: report an outage once.
-    var outageReported = false
-    var reconnectTimer: MainloopTimer?
+    // Connection: the shared one (`SoundServerLink`); this engine is its playback client.
+    let link: SoundServerLink
+    var context: Context? { link.context }
+    var isReady: Bool { link.isReady }
     /// A `play` that arrived before the context was ready.
     var pendingPlay: (feed: Feed, playing: Bool)?
     /// A `play` whose track is still being opened (its format decides the stream): carried on
@@ -125,14 +122,16 @@ final class OutputEngine: @unchecked Sendable {
     /// reported then).
     var volumeCheckTimer: MainloopTimer?
 
-    // The server's devices and streams, reported as `soundServerChanged`.
-    var observer: SoundServerObserver?
+    /// The server's devices and streams (the link's observer): told to read again when our
+    /// stream appears, moves or goes.
+    var observer: SoundServerObserver? { link.observer }
 
     var isShutDown = false
 
-    init(mainloop: ThreadedMainloop, identity: StreamIdentity,
+    init(link: SoundServerLink, identity: StreamIdentity,
          events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
-        self.mainloop = mainloop
+        self.link = link
+        self.mainloop = link.mainloop
         self.identity = identity
         self.events = events
     }
@@ -141,13 +140,10 @@ final class OutputEngine: @unchecked Sendable {
     func setUpTimers() throws(PulseError) {
         workTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.doWork() }
         startTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.checkStarts() }
-        reconnectTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in self?.reconnect() }
         volumeCheckTimer = try MainloopTimer(mainloop: mainloop) { [weak self] in
             guard let self, let index = self.stream?.index else { return }
             self.refreshVolume(index: index, report: true)
         }
-        observer = try SoundServerObserver(mainloop: mainloop, ourStream: { [weak self] in self?.stream },
-                                           report: { [weak self] in self?.emit(.soundServerChanged($0)) })
     }
 
     func emit(_ event: OutputEvent) { events(event, playSerial) }
@@ -163,24 +159,16 @@ final class OutputEngine: @unchecked Sendable {
         checkStarts()
     }
 
-    /// Tears everything down; the loop thread is stopped by the caller afterwards.
+    /// Releases the stream and stops playing; the connection is its owner's to shut down.
     func shutDown() {
+        guard !isShutDown else { return }
         isShutDown = true
-        wantsConnection = false
         releaseStream()
         pendingPlay = nil
         awaitingFormat = nil
         workTimer = nil
         startTimer = nil
-        reconnectTimer = nil
         volumeCheckTimer = nil
-        observer?.shutDown()
-        observer = nil
-        if let context {
-            context.onStateChange = nil
-            context.onSubscriptionEvent = nil
-            context.disconnect()
-        }
-        context = nil
+        if link.playback === self { link.playback = nil }
     }
 }

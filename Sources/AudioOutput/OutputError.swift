@@ -1,4 +1,4 @@
-/// Why `PlaybackOutput.connect()` failed.
+/// Why `SoundServerConnection.connect()` (and `PulseAudioOutput.connect()`) failed.
 public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No server answered (not running, wrong `PULSE_SERVER`, refused us). Retry later.
     case serverUnreachable(String)

@@ -1,6 +1,6 @@
 public import PlayerCore
 
-/// What the output reports to the app, on the output's own thread.
+/// What an `AudioSink` reports to the app, on the sink's own thread.
 public enum OutputEvent: Sendable, Equatable {
     /// The first sample of this entry is audible now (within a few ms). For a gapless switch:
     /// when playback crosses the boundary, not when decoding does.
@@ -22,18 +22,12 @@ public enum OutputEvent: Sendable, Equatable {
     case streamLost(String)
     /// Someone else (pavucontrol, pactl) changed our stream volume; 1.0 = 100 %.
     case volumeChanged(Double)
-    /// The connection to the sound server broke (or a lazy connect failed); retrying every second.
+    /// Where the sink plays went away (the sound server, the snapserver), or a lazy connect
+    /// failed; retrying. Reported once per outage.
     case serverLost(String)
-    /// The context is ready (first connect and every reconnect). Streams from before a loss are
-    /// gone: the app plays again from where it was.
+    /// The sink can play again (first connect and every reconnect). What it held before a loss
+    /// is gone: the app plays again from where it was.
     case serverConnected
-    /// What the server says about its devices and streams changed (or was read for the first
-    /// time on this connection): sinks, ports, default sink, the sink we play on, phone streams.
-    /// Reported after each burst of server events, only when different from the last report.
-    /// When our sink goes away, PulseAudio moves our stream first and the first report already
-    /// names the new sink; PipeWire removes the sink first, so one report may still name our
-    /// old sink while `sinks` no longer lists it, followed within ~1 ms by the move.
-    case soundServerChanged(SoundServerFacts)
     /// The server asks us to cork (e.g. `module-role-cork`: a phone stream started; it has
     /// usually muted us already). Nothing is corked by the output itself.
     case corkRequested

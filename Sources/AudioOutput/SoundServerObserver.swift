@@ -2,8 +2,9 @@ import PulseKit
 import PlayerCore
 
 /// Reads what the sound server says about its devices and streams and reports it as
-/// `SoundServerFacts` whenever that changed. It only reports; PlayerCore decides what a change
-/// means (route change, interruption).
+/// `SoundServerFacts` whenever that changed: each sink described as a route (`SinkReading`,
+/// `PortClassification`), so PlayerCore never sees the server's codes. It only reports;
+/// PlayerCore decides what a change means (route change, interruption).
 ///
 /// Why re-read everything instead of applying each event: the server sends a burst of events for
 /// one change (unloading a sink: server, sink, sink-input change, sink remove), and a full
@@ -154,22 +155,7 @@ final class SoundServerObserver: @unchecked Sendable {
         let cardsByIndex = Dictionary(cards.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         let capturing = cardsInCapture(sources: sources, sourceOutputs: sourceOutputs)
         return SoundServerFacts(
-            sinks: sinks.map { sink in
-                // A card index missing from the card list (a card removed between the replies)
-                // reads as no card: nil name, no profiles.
-                let card = sink.cardIndex.flatMap { cardsByIndex[$0] }
-                var facts = SinkFacts(name: sink.name, description: sink.description,
-                                      formFactor: sink.properties[Proplist.Key.deviceFormFactor],
-                                      bus: sink.properties[Proplist.Key.deviceBus],
-                                      api: sink.properties[Proplist.Key.deviceAPI],
-                                      cardProfile: card?.activeProfileName,
-                                      ports: sink.ports.map(PortFacts.init),
-                                      activePortName: sink.activePortName)
-                facts.cardName = card?.name
-                facts.cardProfiles = card?.availableProfileNames ?? []
-                facts.cardCaptureInUse = card.map { capturing.contains($0.index) } ?? false
-                return facts
-            },
+            sinks: sinks.map { reading(of: $0, cardsByIndex: cardsByIndex, capturing: capturing).described },
             defaultSinkName: server.defaultSinkName,
             ourSinkName: ourSinkName,
             phoneStreamCount: phoneStreams,
@@ -214,14 +200,33 @@ extension SoundServerObserver {
     }
 }
 
-extension PortFacts {
+extension SoundServerObserver {
+    /// The sink as the server states it, before it is described for PlayerCore. A card index
+    /// missing from the card list (a card removed between the replies) reads as no card: nil
+    /// name, no profiles.
+    static func reading(of sink: SinkInfo, cardsByIndex: [UInt32: CardInfo], capturing: Set<UInt32>) -> SinkReading {
+        let card = sink.cardIndex.flatMap { cardsByIndex[$0] }
+        var reading = SinkReading(name: sink.name, description: sink.description,
+                                  formFactor: sink.properties[Proplist.Key.deviceFormFactor],
+                                  bus: sink.properties[Proplist.Key.deviceBus],
+                                  api: sink.properties[Proplist.Key.deviceAPI],
+                                  cardProfile: card?.activeProfileName,
+                                  ports: sink.ports.map(SinkReading.Port.init),
+                                  activePortName: sink.activePortName)
+        reading.cardName = card?.name
+        reading.cardProfiles = card?.availableProfileNames ?? []
+        reading.cardCaptureInUse = card.map { capturing.contains($0.index) } ?? false
+        return reading
+    }
+}
+
+extension SinkReading.Port {
     init(_ port: SinkInfo.Port) {
-        let availability: Availability = switch port.availability {
+        let availability: PortFacts.Availability = switch port.availability {
         case .yes: .yes
         case .no: .no
         case .unknown: .unknown
         }
-        self.init(name: port.name, description: port.description, typeCode: Int(port.type),
-                  availability: availability)
+        self.init(name: port.name, description: port.description, typeCode: Int(port.type), availability: availability)
     }
 }

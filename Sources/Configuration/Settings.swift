@@ -35,6 +35,12 @@ public struct Settings: Sendable, Equatable {
     public var replayGainPreamp: Double = 0
     /// The audio session for the other MPRIS players too: unplug, calls and sleep pause them.
     public var guardOtherPlayers = true
+    /// Where the music goes: the local sound server, or a Snapcast server's rooms.
+    public var output = OutputKind.pulseaudio
+    /// The snapserver stream source the Snapcast output writes to.
+    public var snapcastSource = SnapcastSource.serverDefault
+    /// The snapserver's `buffer` (ms): how long after it reads audio the rooms play it.
+    public var snapcastBuffer: Double = 1000
 
     public init() {}
 
@@ -64,6 +70,7 @@ public struct Settings: Sendable, Equatable {
     public static let reconnectWindowRange: ClosedRange<Double> = 0...86_400
     public static let handBackDelayRange: ClosedRange<Double> = 0...3_600
     public static let replayGainPreampRange: ClosedRange<Double> = -15...15
+    public static let snapcastBufferRange: ClosedRange<Double> = 20...10_000
 
     /// Every key of the file, with its default and meaning, for `aubade serve --help` and the
     /// README.
@@ -77,7 +84,8 @@ public struct Settings: Sendable, Equatable {
             an unknown key or a bad value stops aubade serve with the file, line and key.
             Command-line flags override the file. SIGHUP (systemctl --user reload aubade) reads
             the file again: every key takes effect at once, except playlists-folder (after a
-            restart) and music-folder and volume (read only when aubade serve starts).
+            restart), output and the snapcast keys (after a restart too) and music-folder and
+            volume (read only when aubade serve starts).
 
             """
         for key in ConfigurationKey.all {
@@ -266,6 +274,39 @@ struct ConfigurationKey: Sendable {
                                                                   expected: "a number of dB from -15 to 15")
             },
             value: { settings in "\(settings.replayGainPreamp)" }),
+        ConfigurationKey(
+            name: "output", placeholder: "pulseaudio|snapcast", defaultText: "pulseaudio",
+            meaning: ["pulseaudio: play on this machine's sound server (PulseAudio or PipeWire).",
+                      "snapcast: write the music into a snapserver's pipe source (snapcast-source), for",
+                      "every room with a snapclient; calls and sleep on this machine still pause it,",
+                      "its headphones and sinks coming and going do not."],
+            apply: { settings, value, _ throws(ValueError) in
+                guard let kind = OutputKind(rawValue: value.lowercased()) else { throw ValueError(expected: "pulseaudio or snapcast") }
+                settings.output = kind
+            },
+            takesEffect: .restart,
+            value: { settings in settings.output.rawValue }),
+        ConfigurationKey(
+            name: "snapcast-source", placeholder: "pipe://FIFO?sampleformat=RATE:16:CHANNELS",
+            defaultText: "pipe:///tmp/snapfifo?sampleformat=48000:16:2",
+            meaning: ["With output = snapcast: the snapserver stream's source, as in snapserver.conf",
+                      "(source = pipe://…). Aubade writes 16-bit PCM in its sampleformat (converting",
+                      "each track's rate and channels), paced in real time; name, codec and",
+                      "controlscript are the server's and ignored here."],
+            apply: { settings, value, _ throws(ValueError) in settings.snapcastSource = try SnapcastSource.parse(value) },
+            takesEffect: .restart,
+            value: { settings in settings.snapcastSource.uri }),
+        ConfigurationKey(
+            name: "snapcast-buffer", placeholder: "MILLISECONDS", defaultText: "1000",
+            meaning: ["The snapserver's buffer ([stream] buffer in snapserver.conf, 20 to 10000): how",
+                      "long after the server reads the music the rooms play it, so Position and the",
+                      "titles follow what the rooms hear."],
+            apply: { settings, value, _ throws(ValueError) in
+                settings.snapcastBuffer = try ValueError.number(value, in: Settings.snapcastBufferRange,
+                                                                expected: "a number of milliseconds from 20 to 10000")
+            },
+            takesEffect: .restart,
+            value: { settings in "\(settings.snapcastBuffer)" }),
     ]
 
     static func named(_ name: String) -> ConfigurationKey? {

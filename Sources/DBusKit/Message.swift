@@ -62,6 +62,12 @@ public final class Message: @unchecked Sendable {
     /// When false, a handler should not send a reply (nobody would read it).
     public var expectsReply: Bool { dbus_message_get_no_reply(pointer) == 0 }
 
+    /// `dbus_message_set_auto_start`: whether the bus may start (activate) the destination's
+    /// service for this call. Off, a call to a name nobody owns fails at once.
+    public func setAutoStart(_ autoStart: Bool) {
+        dbus_message_set_auto_start(pointer, autoStart ? 1 : 0)
+    }
+
     private func string(_ cString: UnsafePointer<CChar>?) -> String? {
         cString.map { String(cString: $0) }
     }

@@ -5,11 +5,10 @@ import Glibc
 import Musl
 #endif
 
-/// Where the daemon's timers run: work after a delay, on a serial queue. Every timer of the
-/// service (debounced and backed-off saves, the position save, a station's reconnect, the
-/// hand-back delay, the guard's checks, the tag index and playlist folder) goes through one, so
-/// that tests drive them in virtual time (`VirtualScheduler`, as swift-nio's EmbeddedEventLoop
-/// with its `advanceTime`) instead of waiting them out.
+/// Where the daemon's timers run: work after a delay, on a serial queue, behind one seam so that
+/// tests drive them in virtual time (`VirtualScheduler`, as swift-nio's EmbeddedEventLoop with
+/// its `advanceTime`) instead of waiting them out. The debounced and backed-off saves and the
+/// guard's timers (its pause check and sleep wait) go through one.
 public protocol Scheduler: Sendable {
     /// Seconds on a monotonic clock, the timebase of `after`.
     var now: Double { get }

@@ -79,6 +79,8 @@ public enum Event: Sendable, Equatable {
     /// The system is about to sleep (logind PrepareForSleep).
     case sleepImminent
     case setPolicy(AudioSessionPolicy)
+    /// Where the output plays, said once by the daemon at start (`output =` in aubade.conf).
+    case setOutput(OutputPlacement)
     /// Another MPRIS player appeared or changed its status or track.
     case otherPlayerChanged(OtherPlayer)
     /// Another MPRIS player left the bus.

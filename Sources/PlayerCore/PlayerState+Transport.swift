@@ -12,7 +12,9 @@ extension PlayerState {
             if let entry = current, let effects = resumeLive(entry, at: now) { return effects }
             status = .playing
             pauseReason = .none
-            clock.start(at: now)
+            // A remote output's rooms hear the resumed audio after its buffer: the position
+            // holds until then.
+            clock.start(at: now + output.latency)
             return [.output(.resume)]
         case .stopped:
             guard let entry = current ?? queue.firstInPlayOrder.flatMap({ queue.entry($0) }) else { return [] }
@@ -135,7 +137,7 @@ extension PlayerState {
         if waitsForServer { pauseReason = .noSoundServer }
         clock.freeze(at: now)
         clock.set(position, at: now)
-        if playing { clock.start(at: now) }
+        if playing { clock.start(at: now + output.latency) }
         startedFrom = position
         return [.output(.play(entry, from: position, playing: playing))]
     }

@@ -22,6 +22,8 @@ public struct PlayerState: Sendable, Equatable {
     public internal(set) var policy = AudioSessionPolicy()
     /// The last reading of the sound server.
     public internal(set) var soundServer: SoundServerFacts?
+    /// Where the output plays (the local sound server's devices, or a Snapcast server).
+    public internal(set) var output = OutputPlacement.soundServer
     var interruption = Interruption()
     /// The private device whose loss paused us, and when: for resume-on-reconnect.
     var lostRoute: LostRoute?
@@ -62,7 +64,7 @@ public struct PlayerState: Sendable, Equatable {
             canGoNext: currentID.map { queue.entry(after: $0, wrapping: loopStatus != .none) != nil } ?? false,
             canGoPrevious: currentID.map { queue.entry(before: $0, wrapping: loopStatus != .none) != nil } ?? false,
             canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent && (current?.track.isStream != true || current?.live?.isSeekable == true),
-            route: soundServer.flatMap(AudioRoute.init(facts:)), pauseReason: pauseReason, policy: policy)
+            route: output.route ?? soundServer.flatMap(AudioRoute.init(facts:)), pauseReason: pauseReason, policy: policy)
         snapshot.replayGain = current.map(replayGainDecision(for:)) ?? .unity
         return snapshot
     }
@@ -150,6 +152,7 @@ public struct PlayerState: Sendable, Equatable {
         case .uncorkRequested: return endInterruption(.corkRequest, at: now)
         case .sleepImminent: return prepareForSleep(at: now)
         case .setPolicy(let newPolicy): return setPolicy(newPolicy)
+        case .setOutput(let placement): output = placement; return []
         case .otherPlayerChanged(let player): return otherPlayerChanged(player, at: now)
         case .otherPlayerGone(let name): return otherPlayerGone(name, at: now)
         case .handBackDue: return handBackDue(at: now)

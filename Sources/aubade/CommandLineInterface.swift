@@ -44,6 +44,8 @@ enum CommandLineInterface {
             return DecodeVerb.run(rest)
         case "guard":
             return GuardService.run(rest)
+        case "snapcast-control":
+            return SnapcastControlVerb.run(rest)
         case "monitor":
             guard rest.isEmpty else {
                 printError("aubade monitor: takes no arguments")

@@ -17,14 +17,20 @@ import PlayerCore
 //    effects → PropertiesChanged, no timer in between), signal sources (SIGTERM, SIGINT,
 //    SIGHUP), the playlists folder's inotify source, the system-bus connection (logind).
 //    Never reads or writes a file, never waits for another thread: it only takes the
-//    PulseAudio mainloop lock briefly (PlaybackOutput's methods) and that lock is never held
-//    across I/O. Exceptions, at startup and at exit only: reading the state file and listing
+//    PulseAudio mainloop lock briefly (PulseAudioOutput's and SoundServerConnection's
+//    methods), and with output = snapcast hops onto the Snapcast queue (SnapcastOutput's
+//    methods, `sync`); neither is ever held across blocking I/O. Exceptions, at startup and at exit only: reading the state file and listing
 //    the playlists folder before the first call is served, and the final save on quit (or on
 //    losing the bus).
 // 2. The PulseAudio thread ("aubade-pulse", `pa_threaded_mainloop`): every libpulse callback
-//    with the mainloop lock held. Copies decoded PCM out of each track's `DecodeAhead`
-//    buffer into the stream, tracks boundaries; its events hop to the core queue
+//    with the mainloop lock held. Reads the sound server's facts (SoundServerConnection) and,
+//    with output = pulseaudio, copies decoded PCM out of each track's `DecodeAhead` buffer
+//    into the stream, tracks boundaries; its events hop to the core queue
 //    (`coreQueue.async`). It takes only the decode buffers' own short locks.
+// 2a. With output = snapcast, the Snapcast queue ("aubade.snapcast", serial, SnapcastOutput)
+//    instead writes the PCM: a 10 ms tick that converts from the decode buffers and writes
+//    into the snapserver's pipe (non-blocking), and announces what the rooms hear; the core
+//    queue's calls into it are `sync` and it never waits for anything.
 // 2b. The guard's process queue ("aubade.processes", serial, in GuardDriver): reads the parent
 //    processes of the other programs' streams from /proc (kernel memory, never a disk) and hands
 //    each reading of the sound server on to the core queue, in order.
@@ -129,9 +135,12 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             dispatchPrecondition(condition: .onQueue(coreQueue))
             return player.replayGainDecision(for: entry)
         }
-        output.start(events: { [weak self] event, serial in
+        output.start(Self.outputChoice(settings), events: { [weak self] event, serial in
             guard let self else { return }
             self.coreQueue.async { self.handle(event, serial: serial) }
+        }, soundServerEvents: { [weak self] event in
+            guard let self else { return }
+            self.coreQueue.async { self.handle(event) }
         }, streamEvents: { [weak self] entry, status, run in
             guard let self else { return }
             self.coreQueue.async {
@@ -140,6 +149,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
                 self.handle(.streamStatus(entry, status))
             }
         })
+        handle(.setOutput(output.placement))
         installSignalHandlers()
         installReload(reload)
         let guardDriver = GuardDriver(queue: coreQueue) { [weak self] decision in
@@ -404,20 +414,48 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         case .streamLost(let reason): handle(.outputStreamLost(reason: reason))
         case .volumeChanged(let level): handle(.outputVolumeChanged(level))
         case .serverLost(let reason):
-            guardDriver?.soundServerLost()
             lostSoundServer = true
             handle(.soundServerLost(reason: reason))
         case .serverConnected:
-            Log.info("connected to the sound server")
+            Log.info("connected to \(output.destination)")
             if lostSoundServer {
                 lostSoundServer = false
                 handle(.outputReconnected)
             }
-        case .soundServerChanged(let facts):
-            guardDriver?.soundServerChanged(facts)
-            handle(Event.soundServerChanged(facts))
         case .corkRequested: handle(Event.corkRequested)
         case .uncorkRequested: handle(Event.uncorkRequested)
+        }
+    }
+
+    /// The sound server's facts (routes, calls, the other streams) for PlayerCore and the guard.
+    /// Its loss pauses nothing here: a PulseAudio output reports its own (`serverLost`), and
+    /// a Snapcast output plays on without it (only the calls go unseen).
+    private func handle(_ event: SoundServerEvent) {
+        dispatchPrecondition(condition: .onQueue(coreQueue))
+        switch event {
+        case .connected:
+            if output.placement != .soundServer { Log.info("connected to the sound server (watching for calls)") }
+        case .lost(let reason):
+            guardDriver?.soundServerLost()
+            if output.placement != .soundServer {
+                Log.notice("lost the sound server (\(reason)): calls on this machine go unseen until it is back")
+            }
+        case .changed(let facts):
+            guardDriver?.soundServerChanged(facts)
+            handle(Event.soundServerChanged(facts))
+        }
+    }
+
+    /// `output =` and the snapcast keys of aubade.conf, as the bridge's choice.
+    static func outputChoice(_ settings: Settings) -> OutputChoice {
+        switch settings.output {
+        case .pulseaudio: return .pulseAudio
+        case .snapcast:
+            let source = settings.snapcastSource
+            let snapcast = SnapcastSettings(fifoPath: source.path,
+                                            format: AudioOutput.PCMFormat(sampleRate: source.sampleRate, channels: source.channels),
+                                            buffer: Int64(settings.snapcastBuffer * 1_000))
+            return .snapcast(snapcast, uri: source.uri)
         }
     }
 

@@ -1,6 +1,7 @@
 import AudioOutput
 import DBusKit
 import Dispatch
+import Handoff
 import MPRIS
 import PlayerCore
 
@@ -23,13 +24,20 @@ final class GuardDriver: @unchecked Sendable {
     /// The Pause calls sent for the current sleep, and who waits for them.
     private var sleepRounds = SleepRounds()
     private var whenSleepPausesAnswered: (() -> Void)?
-    /// How long a sleep waits for the players' answers.
-    static let sleepWait = DispatchTimeInterval.seconds(1)
+    /// How long a sleep waits for the players' answers, in seconds.
+    static let sleepWait = 1.0
+    /// The clock the guard's rules see and its timers (the sleep wait, the pause check) run
+    /// on: the core queue's, or virtual time in tests. Its work runs on the core queue.
+    private let timers: any Scheduler
 
-    init(queue: DispatchQueue, announce: @escaping (GuardDecision) -> Void) {
+    init(queue: DispatchQueue, timers: (any Scheduler)? = nil, announce: @escaping (GuardDecision) -> Void) {
         self.queue = queue
+        self.timers = timers ?? QueueScheduler(queue: queue)
         self.announce = announce
     }
+
+    /// Now, for SessionGuard, on the timers' clock.
+    private var now: Instant { Instant(microseconds: Int64(timers.now * 1_000_000)) }
 
     var policy: GuardPolicy { state.policy }
 
@@ -70,9 +78,9 @@ final class GuardDriver: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         whenSleepPausesAnswered = ready
         let round = sleepRounds.begin()
-        perform(state.handle(.sleepImminent, at: MonotonicClock.now()), forSleep: round)
+        perform(state.handle(.sleepImminent, at: now), forSleep: round)
         if sleepRounds.sendingDone(in: round) { return sleepPausesDone() }
-        queue.asyncAfter(deadline: .now() + Self.sleepWait) { [weak self] in
+        timers.after(Self.sleepWait) { [weak self] in
             guard let self, sleepRounds.waitOver(in: round) else { return }
             sleepPausesDone()
         }
@@ -86,7 +94,7 @@ final class GuardDriver: @unchecked Sendable {
 
     func handle(_ event: GuardEvent) {
         dispatchPrecondition(condition: .onQueue(queue))
-        perform(state.handle(event, at: MonotonicClock.now()), forSleep: nil)
+        perform(state.handle(event, at: now), forSleep: nil)
     }
 
     private func perform(_ effects: [GuardEffect], forSleep round: SleepRounds.Round?) {
@@ -109,7 +117,7 @@ final class GuardDriver: @unchecked Sendable {
             Log.info("guard: \(decision.summary)")
             announce(decision)
         case .schedulePauseCheck(let name, let delay):
-            queue.asyncAfter(deadline: .now() + .microseconds(Int(min(max(delay, 0), 60_000_000)))) { [weak self] in
+            timers.after(Double(delay) / 1_000_000) { [weak self] in
                 self?.handle(.pauseCheckDue(name))
             }
         }

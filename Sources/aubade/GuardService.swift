@@ -8,7 +8,7 @@ import PlayerCore
 
 /// `aubade guard`: the audio session for the other players, without a player of our own — for
 /// people whose music is Spotify, a browser or mpv. It owns `org.aubade.Guard` (never an MPRIS
-/// name), watches the sound server through a PulseAudio connection that never plays, follows
+/// name), watches the sound server through its observer alone (a connection with no player), follows
 /// the MPRIS players on the session bus and logind's sleep, and pauses and resumes them as
 /// `aubade serve` does.
 ///
@@ -21,7 +21,7 @@ final class GuardService: @unchecked Sendable {
     private let driver: GuardDriver
     private var object: GuardObject?
     private var players: OtherPlayersWatcher?
-    private var output: PlaybackOutput?
+    private var soundServer: SoundServerConnection?
     private var sleepWatcher: SleepWatcher?
     private var signalSources: [DispatchSourceSignal] = []
     private var settings: Settings
@@ -63,22 +63,21 @@ final class GuardService: @unchecked Sendable {
         players.start()
         self.players = players
         let driver = self.driver
-        let output = PlaybackOutput(
+        // Only the observer: no player, no stream; it watches devices and streams.
+        let soundServer = SoundServerConnection(
             identity: StreamIdentity(applicationName: "Aubade guard", applicationID: GuardObject.busName,
                                      iconName: "audio-x-generic"),
             events: { event in
                 switch event {
-                case .soundServerChanged(let facts): driver.soundServerChanged(facts)
-                case .serverLost(let reason):
+                case .changed(let facts): driver.soundServerChanged(facts)
+                case .lost(let reason):
                     Log.notice("lost the sound server (\(reason)); reconnecting")
                     driver.soundServerLost()
-                case .serverConnected: Log.info("connected to the sound server")
-                default: break
+                case .connected: Log.info("connected to the sound server")
                 }
             })
-        // Never plays: the connection only watches devices and streams.
-        output.connectInBackground()
-        self.output = output
+        soundServer.connectInBackground()
+        self.soundServer = soundServer
         let sleepWatcher = SleepWatcher(queue: queue, pauseBeforeSleep: settings.pauseBeforeSleep) { [weak self] in
             guard let self else { return }
             driver.prepareForSleep { [weak self] in self?.sleepWatcher?.readyForSleep() }
@@ -127,7 +126,7 @@ final class GuardService: @unchecked Sendable {
     }
 
     private func stop() {
-        output?.shutdown()
+        soundServer?.shutdown()
         try? connection.releaseName(GuardObject.busName)
         connection.flush()
         connection.close()

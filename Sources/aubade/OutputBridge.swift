@@ -3,15 +3,29 @@ import Decoding
 import Inputs
 import PlayerCore
 
-/// Carries out PlayerCore's output commands: hands the PulseAudio output a decoder for an
-/// entry, to be opened on its own queue.
+/// Where the daemon plays (`output =` in aubade.conf), made into a sink at start.
+enum OutputChoice {
+    case pulseAudio
+    case snapcast(SnapcastSettings, uri: String)
+}
+
+/// Carries out PlayerCore's output commands: hands the sink (PulseAudio or Snapcast, behind
+/// `AudioSink`) a decoder for an entry, to be opened on its own queue; keeps the sound-server
+/// connection whose observer reports routes and calls, apart from playback.
 ///
 /// Runs on the core queue and never touches a file or the network: opening, probing, seeking
 /// and connecting happen in `DecodeAhead`, so a slow disk or a dead station cannot hold up a
 /// bus call. A file that cannot be opened, or a URL that answers with something that is not
 /// audio, comes back as `OutputEvent.unplayable`.
 final class OutputBridge {
-    private var output: PlaybackOutput?
+    private var output: (any AudioSink)?
+    /// The sound server: its facts (routes, calls, other streams) and, for the PulseAudio
+    /// output, the connection it plays on.
+    private var soundServer: SoundServerConnection?
+    /// Where the sink plays, for PlayerCore (`Event.setOutput`).
+    private(set) var placement = OutputPlacement.soundServer
+    /// "the sound server" or "the snapserver", for the log.
+    private(set) var destination = "the sound server"
     /// What the last `play`/`stop` returned: events of older runs are stale.
     private(set) var serial = PlaySerial(0)
     /// How streams connect (the CA file comes from aubade.conf).
@@ -27,17 +41,28 @@ final class OutputBridge {
     /// PlayerCore's ReplayGain decision for an entry handed to the output (set by the daemon).
     var replayGain: ((QueueEntry) -> ReplayGainDecision)?
 
-    func start(events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void,
+    func start(_ choice: OutputChoice, events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void,
+               soundServerEvents: @escaping @Sendable (SoundServerEvent) -> Void,
                streamEvents: @escaping @Sendable (EntryID, StreamStatus, UInt64) -> Void) {
-        let output = PlaybackOutput(
-            identity: StreamIdentity(applicationName: "Aubade", applicationID: "org.aubade.Aubade",
-                                     iconName: "audio-x-generic"),
-            serialEvents: events)
-        self.output = output
+        let identity = StreamIdentity(applicationName: "Aubade", applicationID: "org.aubade.Aubade", iconName: "audio-x-generic")
+        let soundServer = SoundServerConnection(identity: identity, events: soundServerEvents)
+        self.soundServer = soundServer
         self.streamEvents = streamEvents
+        switch choice {
+        case .pulseAudio:
+            output = PulseAudioOutput(connection: soundServer, identity: identity, serialEvents: events)
+        case .snapcast(let settings, let uri):
+            output = SnapcastOutput(settings: settings, serialEvents: events)
+            destination = "the snapserver"
+            placement = .remote(route: AudioRoute(portType: .networkStream, sinkName: uri,
+                                                  description: "Snapcast: every room of the snapserver reading \(settings.fifoPath)"),
+                                latency: settings.latency)
+            // Only watched (calls on this machine pause the house): nothing plays on it.
+            soundServer.connectInBackground()
+        }
         // Never waits: a server that is missing or frozen must not stop the bus from being
         // answered. An outage comes back as `serverLost`, and the output keeps retrying.
-        output.connectInBackground()
+        output?.connectInBackground()
     }
 
     /// Whether an event belongs to the output's current run (not to one replaced since).
@@ -80,13 +105,14 @@ final class OutputBridge {
             streamControl = nil
             if let serial = output.stop() { self.serial = serial }
         case .setVolume(let level): output.setVolume(level)
-        case .switchCardProfile(let card, let profile): output.switchCardProfile(card: card, profile: profile)
+        case .switchCardProfile(let card, let profile): soundServer?.switchCardProfile(card: card, profile: profile)
         }
     }
 
     func shutdown() {
         output?.stop()
         output?.shutdown()
+        soundServer?.shutdown()
     }
 
     private func play(_ entry: QueueEntry, from position: Microseconds, playing: Bool, volume: Double) {

@@ -48,6 +48,13 @@ struct VerbHelp {
             output: raw signed 16-bit PCM, native endian, interleaved; a line per file (format,
             rate, channels, length) on standard error. `> /dev/null` checks that a file plays.
             """),
+        VerbHelp(verb: "snapcast-control", synopsis: "snapcast-control [--stream=NAME]", description: """
+            Snapcast's stream plugin for aubade's stream: snapserver runs it (controlscript= on
+            the stream, through the link aubade-snapcast that make install puts beside aubade)
+            and speaks JSON-RPC lines on its stdin and stdout. Every Snapcast client then shows
+            the title, artist, album, cover, length and position, and its play, pause, next,
+            previous, seek, volume, loop and shuffle reach aubade over MPRIS.
+            """),
         VerbHelp(verb: "help", synopsis: "help [VERB]", description: "This text, or one verb's."),
     ]
 

@@ -4,7 +4,7 @@ import XCTest
 import PlayerCore
 import PulseKit
 
-/// The card facts (`cardName`, `cardProfiles`, `cardCaptureInUse`) from fabricated server
+/// The card facts (`cardName`, the card's profiles, whether it records) from fabricated server
 /// replies: a headless server has null sinks only, which have no card, and real Bluetooth
 /// cannot be produced here.
 final class CardMappingTests: XCTestCase {
@@ -75,9 +75,9 @@ final class CardProfileOutputTests: XCTestCase {
     private var server: PulseServer { get throws { try XCTUnwrap(Self.server) } }
     private let a = EntryID(1)
 
-    private func makeOutput(_ log: EventLog) -> PlaybackOutput {
-        let output = PlaybackOutput(identity: StreamIdentity(applicationName: "AubadeTest",
-                                                            applicationID: "org.aubade.Test")) { log.append($0) }
+    private func makeOutput(_ log: EventLog) -> PulseAudioOutput {
+        let output = PulseAudioOutput(identity: StreamIdentity(applicationName: "AubadeTest", applicationID: "org.aubade.Test"),
+                                      soundServerEvents: { log.append($0) }) { log.append($0) }
         addTeardownBlock { output.shutdown() }
         return output
     }
@@ -89,10 +89,9 @@ final class CardProfileOutputTests: XCTestCase {
         let facts = try XCTUnwrap(log.waitForFacts { _ in true }).facts
         XCTAssertFalse(facts.sinks.isEmpty)
         // Null sinks (our private server) have no card; on a shared server only check those.
-        for sink in facts.sinks where sink.cardProfile == nil && sink.api == nil {
+        for sink in facts.sinks where sink.bluetooth == nil && sink.bus == nil {
             XCTAssertNil(sink.cardName, "\(sink)")
-            XCTAssertEqual(sink.cardProfiles, [], "\(sink)")
-            XCTAssertFalse(sink.cardCaptureInUse, "\(sink)")
+            XCTAssertNil(sink.bluetooth, "\(sink)")
         }
     }
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import XCTest
 import AudioOutput
@@ -25,6 +26,12 @@ final class PipeWireFactsTests: XCTestCase {
         process.standardOutput = stdout
         try process.run()
         keptStdin = stdin.fileHandleForWriting
+        keptProcess = process
+        // The session ends with this process, and is waited for: nothing of it outlives it.
+        atexit {
+            try? PipeWireFactsTests.keptStdin?.close()
+            PipeWireFactsTests.keptProcess?.waitUntilExit()
+        }
         var text = ""
         while !text.contains("AUBADE_SESSION_READY\n") {
             let chunk = stdout.fileHandleForReading.availableData
@@ -37,6 +44,7 @@ final class PipeWireFactsTests: XCTestCase {
         }
     }
     nonisolated(unsafe) private static var keptStdin: FileHandle?
+    nonisolated(unsafe) private static var keptProcess: Process?
 
     override func setUpWithError() throws {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["AUBADE_SOUND_SERVER"] == "pipewire",
@@ -50,9 +58,9 @@ final class PipeWireFactsTests: XCTestCase {
         self.server = server
     }
 
-    private func playing(_ log: EventLog) throws -> PlaybackOutput {
-        let output = PlaybackOutput(identity: StreamIdentity(applicationName: "AubadeTest",
-                                                            applicationID: "org.aubade.Test")) { log.append($0) }
+    private func playing(_ log: EventLog) throws -> PulseAudioOutput {
+        let output = PulseAudioOutput(identity: StreamIdentity(applicationName: "AubadeTest", applicationID: "org.aubade.Test"),
+                                      soundServerEvents: { log.append($0) }) { log.append($0) }
         addTeardownBlock { output.shutdown() }
         try output.connect()
         output.play(sineSource(seconds: 30), entry: a, title: "Sine", artist: nil, playing: true)

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import XCTest
 import AudioOutput
@@ -14,7 +15,7 @@ final class ServerLossTests: XCTestCase {
         }
 
         // No server yet: connect() throws instead of autospawning one.
-        let offline = PlaybackOutput(identity: StreamIdentity()) { _ in }
+        let offline = PulseAudioOutput(identity: StreamIdentity()) { _ in }
         XCTAssertThrowsError(try offline.connect()) { error in
             guard case OutputError.serverUnreachable = error else { return XCTFail("\(error)") }
         }
@@ -22,7 +23,7 @@ final class ServerLossTests: XCTestCase {
 
         try server.start()
         let log = EventLog()
-        let output = PlaybackOutput(identity: StreamIdentity()) { log.append($0) }
+        let output = PulseAudioOutput(identity: StreamIdentity()) { log.append($0) }
         defer { output.shutdown() }
         try output.connect()
         output.play(sineSource(seconds: 10), entry: EntryID(7), title: "Sine", artist: nil, playing: true)

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import XCTest
 import AudioOutput
@@ -23,9 +24,9 @@ final class SoundServerFactsTests: XCTestCase {
         super.tearDown()
     }
 
-    private func makeOutput(_ log: EventLog) throws -> PlaybackOutput {
-        let output = PlaybackOutput(identity: StreamIdentity(applicationName: "AubadeTest",
-                                                            applicationID: "org.aubade.Test")) { log.append($0) }
+    private func makeOutput(_ log: EventLog) throws -> PulseAudioOutput {
+        let output = PulseAudioOutput(identity: StreamIdentity(applicationName: "AubadeTest", applicationID: "org.aubade.Test"),
+                                      soundServerEvents: { log.append($0) }) { log.append($0) }
         // Teardown blocks run before tearDown(): the output goes before its server.
         addTeardownBlock { output.shutdown() }
         try output.connect()
@@ -33,7 +34,7 @@ final class SoundServerFactsTests: XCTestCase {
     }
 
     /// Connects and plays a long sine on the default sink (`headphones`).
-    private func playing(_ log: EventLog) throws -> PlaybackOutput {
+    private func playing(_ log: EventLog) throws -> PulseAudioOutput {
         let output = try makeOutput(log)
         output.play(sineSource(seconds: 30), entry: a, title: "Sine", artist: nil, playing: true)
         XCTAssertNotNil(log.wait(for: .started(a)))
@@ -48,8 +49,9 @@ final class SoundServerFactsTests: XCTestCase {
         let first = try XCTUnwrap(log.waitForFacts { _ in true }).facts
         XCTAssertNil(first.ourSinkName)
         XCTAssertEqual(first.defaultSinkName, "headphones")
-        XCTAssertEqual(first.sink(named: "headphones")?.formFactor, "headphone")
-        XCTAssertEqual(first.sink(named: "speakers")?.formFactor, "speaker")
+        // Described by the adapter: form factor headphone → headphones, speaker → builtInSpeaker.
+        XCTAssertEqual(first.sink(named: "headphones")?.portType, .headphones)
+        XCTAssertEqual(first.sink(named: "speakers")?.portType, .builtInSpeaker)
         XCTAssertEqual(first.sinks.count, 2, "\(first.sinks)")
         XCTAssertEqual(first.phoneStreamCount, 0)
         XCTAssertEqual(output.soundServerFacts, first)
@@ -117,7 +119,7 @@ final class SoundServerFactsTests: XCTestCase {
         let hit = try XCTUnwrap(log.waitForFacts(since: issued) { $0.sink(named: "usb") != nil }, "\(log.facts)")
         let usb = try XCTUnwrap(hit.facts.sink(named: "usb"))
         XCTAssertEqual(usb.bus, "usb")
-        XCTAssertEqual(usb.formFactor, "headset")
+        XCTAssertEqual(usb.portType, .headset)
         XCTAssertEqual(usb.description, "USB")
         XCTAssertEqual(hit.facts.ourSinkName, "headphones")
         XCTAssertEqual(hit.facts.sinks.count, 3)

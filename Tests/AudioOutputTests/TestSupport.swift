@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Handoff
 import AudioOutput
@@ -35,10 +36,20 @@ struct BrokenSource: Error, CustomStringConvertible { var description: String { 
 /// Events with their arrival time, waitable from the test thread.
 final class EventLog: Sendable {
     private let entries = LockedState<[(time: ContinuousClock.Instant, event: OutputEvent)]>([])
+    /// The sound-server connection's `changed` reports (its observer, apart from playback).
+    private let readings = LockedState<[(time: ContinuousClock.Instant, facts: SoundServerFacts)]>([])
 
     func append(_ event: OutputEvent) {
         let now = ContinuousClock.now
         entries.withLock { $0.append((now, event)) }
+    }
+
+    /// The connection's facts are kept; its `connected`/`lost` are the output's
+    /// `serverConnected`/`serverLost` too, already logged.
+    func append(_ event: SoundServerEvent) {
+        guard case .changed(let facts) = event else { return }
+        let now = ContinuousClock.now
+        readings.withLock { $0.append((now, facts)) }
     }
 
     var events: [OutputEvent] { entries.withLock { $0.map(\.event) } }
@@ -47,21 +58,21 @@ final class EventLog: Sendable {
     /// which arrive in an order the tests can check.
     var playbackEvents: [OutputEvent] { events.filter { !$0.isAboutServer } }
 
-    /// Every `soundServerChanged` so far, in order.
+    /// Every reading of the sound server so far, in order.
     var facts: [SoundServerFacts] {
-        events.compactMap { if case .soundServerChanged(let facts) = $0 { facts } else { nil } }
+        readings.withLock { $0.map(\.facts) }
     }
 
-    /// Waits for a `soundServerChanged` matching `match` (that arrived at `since` or later);
+    /// Waits for a reading matching `match` (that arrived at `since` or later);
     /// returns it and when it arrived.
     func waitForFacts(since: ContinuousClock.Instant? = nil, timeout: Double = 5,
                       where match: (SoundServerFacts) -> Bool)
         -> (facts: SoundServerFacts, time: ContinuousClock.Instant)? {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while ContinuousClock.now < deadline {
-            let hit = entries.withLock { entries -> (SoundServerFacts, ContinuousClock.Instant)? in
-                for entry in entries where since.map({ entry.time >= $0 }) ?? true {
-                    if case .soundServerChanged(let facts) = entry.event, match(facts) { return (facts, entry.time) }
+            let hit = readings.withLock { readings -> (SoundServerFacts, ContinuousClock.Instant)? in
+                for entry in readings where since.map({ entry.time >= $0 }) ?? true && match(entry.facts) {
+                    return (entry.facts, entry.time)
                 }
                 return nil
             }
@@ -96,21 +107,12 @@ extension OutputEvent {
     /// About the server (connection, devices, its policy's requests) rather than our playback.
     var isAboutServer: Bool {
         switch self {
-        case .serverConnected, .serverLost, .soundServerChanged, .corkRequested, .uncorkRequested: true
+        case .serverConnected, .serverLost, .corkRequested, .uncorkRequested: true
         default: false
         }
     }
 }
 
-/// Polls `condition` until true or `timeout` seconds pass.
-func eventually(timeout: Double = 3, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return false
-}
 
 func peak(_ samples: [Int16]) -> Int {
     samples.reduce(0) { max($0, abs(Int($1))) }

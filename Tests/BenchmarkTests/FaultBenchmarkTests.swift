@@ -159,7 +159,7 @@ final class FaultBenchmarkTests: XCTestCase {
     private func timedPause() -> (milliseconds: Double, description: String) {
         let started = Date()
         do {
-            let client = try NativeBusClient(label: "aubade.bench.fault-pause")
+            let client = try BusClient(label: "aubade.bench.fault-pause")
             let seconds = try client.call(Bus.playerInterface, "Pause", timeoutMilliseconds: 5000).seconds
             return (seconds * 1000, String(format: "replied in %.1f ms", seconds * 1000))
         } catch {

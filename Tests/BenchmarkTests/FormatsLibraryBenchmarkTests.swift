@@ -57,7 +57,7 @@ final class FormatsLibraryBenchmarkTests: FormatsBenchmarkCase {
     }
 
     private func queueWithAubade(_ folder: URL, _ files: [URL], into table: inout FormatsTable) throws -> String {
-        let client = try NativeBusClient(label: "aubade.bench.formats")
+        let client = try BusClient(label: "aubade.bench.formats")
         let recorder = try MonitorRecorder(logPath: nil)
         live.append(recorder.process)
         defer { recorder.stop() }

@@ -89,7 +89,7 @@ final class FormatsMemoryBenchmarkTests: FormatsBenchmarkCase {
                                          logPath: home.appendingPathComponent("aubade.log").path)
                 live.append(daemon)
                 defer { daemon.stop(grace: 3) }
-                let client = try NativeBusClient(label: "aubade.bench.faults")
+                let client = try BusClient(label: "aubade.bench.faults")
                 let deadline = Date(timeIntervalSinceNow: 20)
                 var helpers: [pid_t] = []
                 // Playing, the tag reader gone idle: one helper, the decoder's.

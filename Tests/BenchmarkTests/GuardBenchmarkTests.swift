@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The guard benchmark of issue 13, run by `make bench BENCH=guard` on PulseAudio and on
-/// PipeWire (skipped unless `AUBADE_BENCH=1`, and without mpv + mpv-mpris: `make bench PEERS=1`).
+/// PipeWire (skipped unless `AUBADE_BENCH=1`, and without mpv + mpv-mpris: `make bench` installs them (bench-deps)).
 ///
 /// Another player, mpv with mpv-mpris (`mpv --no-video --no-terminal --ao=pulse --idle=no TONE`,
 /// its own HOME, on the default sink `headphones`), plays a 60 s 440 Hz tone; the headphones
@@ -34,8 +34,8 @@ final class GuardBenchmarkTests: XCTestCase {
         }
         try AudioSession.require()
         guard (try? Shell.which("mpv")) != nil, FileManager.default.fileExists(atPath: "/etc/mpv/scripts/mpris.so") else {
-            print("BENCHMARK [\(server)] guard: skipped: mpv + mpv-mpris not installed (make bench BENCH=guard PEERS=1)")
-            throw XCTSkip("mpv and mpv-mpris are not installed (make bench PEERS=1 installs them)")
+            print("BENCHMARK [\(server)] guard: skipped: mpv + mpv-mpris not installed (make bench-deps installs them)")
+            throw XCTSkip("mpv and mpv-mpris are not installed (make bench-deps installs them)")
         }
         for name in [Daemon.busName, GuardRoundRunner.guardName, GuardRoundRunner.mpvName] where try Bus.nameHasOwner(name) {
             throw DaemonError("\(name) is already owned on this bus")

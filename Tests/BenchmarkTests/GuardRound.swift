@@ -83,11 +83,13 @@ struct GuardRoundRunner {
         let mpvOwner = try waitForMpv(mpv, since: started)
         let guardOwner = guarded ? try Bus.nameOwner(Self.guardName) : nil
         let monitor = try SignalMonitor(rules: [
-            "type='method_call',interface='\(Bus.playerInterface)'",
             "type='signal',sender='\(mpvOwner)',interface='\(Bus.propertiesInterface)',member='PropertiesChanged'",
             "type='signal',interface='\(Self.guardInterface)'",
         ])
         defer { monitor.stop() }
+        // Calls between two other parties are seen only by a monitor of the bus (dbus-monitor).
+        let callWatch = try PlayerCallWatch()
+        defer { callWatch.stop() }
         Thread.sleep(forTimeInterval: Self.settleSeconds)
         let before = try playbackStatus()
         guard before == "Playing" else { throw DaemonError("mpv is \(before), not Playing, before the unplug") }
@@ -104,6 +106,7 @@ struct GuardRoundRunner {
                 + "\((try? pactl(["get-default-sink"])) ?? "?"))")
         }
         let mark = monitor.mark
+        let callMark = callWatch.mark
         let module = try HeadphonesSink.module()
         let command = Stamp.now()
         try pactl(["unload-module", String(module)])
@@ -143,9 +146,7 @@ struct GuardRoundRunner {
 
         func since(_ wall: Double?) -> Double? { wall.map { ($0 - command.wall) * 1000 } }
         let messages = Array(monitor.messages.dropFirst(mark))
-        let calls = messages.filter {
-            $0.kind == "method call" && $0.interface == Bus.playerInterface && ($0.destination == Self.mpvName || $0.destination == mpvOwner)
-        }
+        let calls = callWatch.calls(after: callMark).filter { $0.destination == Self.mpvName || $0.destination == mpvOwner }
         let decisions = messages.filter { $0.kind == "signal" && $0.member == Self.decisionMember }
         let firstCall = calls.first.map { ($0.member ?? "?", guardOwner != nil && $0.sender == guardOwner, since($0.time) ?? .nan) }
         let decision = decisions.first.map {
@@ -256,9 +257,42 @@ struct GuardRoundRunner {
     }
 }
 
-extension MonitoredMessage {
-    /// "destination=…" of the header (a unique or a well-known name).
-    var destination: String? {
-        header.split(separator: " ").first { $0.hasPrefix("destination=") }.map { String($0.dropFirst("destination=".count)) }
+/// The Player method calls on the bus, whoever makes them to whomever: `dbus-monitor --session`
+/// (a monitor of the bus sees calls between two other parties; a client's match rules do not),
+/// its header lines read ("method call time=… sender=… -> destination=… … member=Pause").
+final class PlayerCallWatch {
+    struct Call {
+        var member: String?
+        var sender: String?
+        var destination: String?
+        /// Seconds since 1970, as dbus-monitor stamps it.
+        var time: Double?
+    }
+
+    private let process: Subprocess
+
+    init() throws {
+        process = try Subprocess("dbus-monitor", ["--session", "type='method_call',interface='\(Bus.playerInterface)'"])
+        // Listening once it has printed its own NameAcquired signal.
+        guard process.stdout.waitForLine(containing: "NameAcquired", timeout: 10) != nil else {
+            process.stop(grace: 1)
+            throw DaemonError("dbus-monitor did not start: \(process.stderr.text)")
+        }
+    }
+
+    func stop() { process.stop(grace: 1) }
+
+    /// Lines so far: a mark for `calls(after:)`.
+    var mark: Int { process.stdout.lines.count }
+
+    func calls(after mark: Int) -> [Call] {
+        process.stdout.lines.dropFirst(mark).filter { $0.hasPrefix("method call") }.map { header in
+            func field(_ name: String) -> String? {
+                header.split(separator: " ").first { $0.hasPrefix("\(name)=") }
+                    .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: CharacterSet(charactersIn: ";")) }
+            }
+            return Call(member: field("member"), sender: field("sender"), destination: field("destination"),
+                        time: field("time").flatMap(Double.init))
+        }
     }
 }

@@ -48,7 +48,7 @@ final class HostileCallsBenchmarkTests: XCTestCase {
         let daemon = try Daemon(serve: [fixtures.long.path])
         self.daemon = daemon
         try daemon.waitForBusName()
-        let client = try RawBusClient()
+        let client = try BusClient()
         let playing = Date(timeIntervalSinceNow: 10)
         while try client.property("org.mpris.MediaPlayer2.Player", "PlaybackStatus")?.asString != "Playing", Date() < playing {
             Thread.sleep(forTimeInterval: 0.02)

@@ -73,7 +73,7 @@ final class LibraryBenchmarkTests: XCTestCase {
         notes += ["Library: \(library)", "Cold cache: \(how)", "Aubade binary: \(aubadeBinary)"
                   + ((ProcessInfo.processInfo.environment["AUBADE_BINARY"] ?? "").isEmpty ? " (not AUBADE_BINARY: probably a debug build)" : "")]
 
-        let client = try NativeBusClient(label: "library-bench")
+        let client = try BusClient(label: "library-bench")
         let recorder = try MonitorRecorder(logPath: work.appendingPathComponent("parec.log").path)
         live.append(recorder.process)
         try recorder.waitUntilFlowing()

@@ -27,7 +27,7 @@ struct QueueSample {
 struct LibrarySession {
     var binary: String
     var work: URL
-    var client: NativeBusClient
+    var client: BusClient
     var recorder: MonitorRecorder
     /// Told of every process started (for the tearDown).
     var register: (Spawned) -> Void

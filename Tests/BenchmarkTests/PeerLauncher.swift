@@ -179,17 +179,17 @@ enum PeerRunFacts {
         var players: [Peer] = [.aubade]
         var skipped: [String] = []
         if (try? Shell.which("mpg123")) != nil { players.append(.mpg123) } else {
-            skipped.append("mpg123: not installed (apt-get install mpg123, or make bench PEERS=1)")
+            skipped.append("mpg123: not installed (apt-get install mpg123, or make bench-deps)")
         }
         if (try? Shell.which("mpv")) == nil {
-            skipped.append("mpv + mpv-mpris: mpv not installed (apt-get install mpv mpv-mpris, or make bench PEERS=1)")
+            skipped.append("mpv + mpv-mpris: mpv not installed (apt-get install mpv mpv-mpris, or make bench-deps)")
         } else if !FileManager.default.fileExists(atPath: "/etc/mpv/scripts/mpris.so") {
             skipped.append("mpv + mpv-mpris: mpv-mpris not installed (no /etc/mpv/scripts/mpris.so)")
         } else {
             players.append(.mpv)
         }
         if (try? Shell.which("mpd")) == nil || (try? Shell.which("mpDris2")) == nil {
-            skipped.append("mpd + mpDris2: not installed (apt-get install mpd mpdris2, or make bench PEERS=1)")
+            skipped.append("mpd + mpDris2: not installed (apt-get install mpd mpdris2, or make bench-deps)")
         } else {
             players.append(.mpd)
         }

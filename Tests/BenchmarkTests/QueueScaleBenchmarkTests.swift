@@ -53,8 +53,8 @@ final class QueueScaleBenchmarkTests: XCTestCase {
         let daemon = try Daemon(serve: [])
         self.daemon = daemon
         try daemon.waitForBusName()
-        let adder = try NativeBusClient(label: "adder")
-        let getter = try NativeBusClient(label: "getter")
+        let adder = try BusClient(label: "adder")
+        let getter = try BusClient(label: "getter")
         for _ in 0..<20 { _ = try getter.get(MPRIS.player, "PlaybackStatus") }  // warm up
         var pings: [Double] = []
         for _ in 0..<200 {

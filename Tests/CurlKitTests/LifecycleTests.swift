@@ -1,3 +1,4 @@
+import TestSupport
 import CurlKit
 import Foundation
 import XCTest

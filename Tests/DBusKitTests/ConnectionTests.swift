@@ -1,10 +1,11 @@
 import Foundation
 import XCTest
 import DBusKit
+import TestSupport
 
 /// Two connections on a bus: names, objects, calls, errors, signals, latency, teardown.
 final class ConnectionTests: XCTestCase {
-    private var bus: TestBus!
+    private var bus: PrivateBus!
     private let serverQueue = DispatchQueue(label: "test.server")
     private let clientQueue = DispatchQueue(label: "test.client")
     private var server: Connection!
@@ -14,7 +15,7 @@ final class ConnectionTests: XCTestCase {
     static let interface = "org.aubade.Test"
 
     override func setUpWithError() throws {
-        bus = try TestBus()
+        bus = try PrivateBus()
         server = try Connection(bus: .address(bus.address), queue: serverQueue)
         client = try Connection(bus: .address(bus.address), queue: clientQueue)
         serviceName = uniqueBusName(name.filter { $0.isLetter })
@@ -233,7 +234,6 @@ final class ConnectionTests: XCTestCase {
     }
 
     func testLosingTheBusCallsOnDisconnect() throws {
-        guard bus.isPrivate else { throw XCTSkip("needs a private bus to stop") }
         let disconnected = DispatchSemaphore(value: 0)
         client.onDisconnect = { disconnected.signal() }
         bus.stop()

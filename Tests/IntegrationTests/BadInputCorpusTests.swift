@@ -70,7 +70,7 @@ final class BadInputCorpusTests: AubadeTestCase {
         for (file, reason) in failing {
             let open = try Bus.player("OpenUri", ["string:\(file.absoluteString)"])
             XCTAssertFalse(open.succeeded, "OpenUri \(file.lastPathComponent) succeeded")
-            XCTAssertTrue(open.command.stderr.contains(reason), "OpenUri \(file.lastPathComponent): \(open)")
+            XCTAssertTrue(open.errorMessage?.contains(reason) == true, "OpenUri \(file.lastPathComponent): \(open)")
             let add = try Bus.addTrack(file.absoluteString)
             XCTAssertFalse(add.succeeded, "AddTrack \(file.lastPathComponent) succeeded")
             XCTAssertEqual(add.errorName, "org.freedesktop.DBus.Error.InvalidArgs", "\(add)")

@@ -56,7 +56,7 @@ final class BusFuzzTests: AubadeTestCase {
         let files = try HostileFiles(in: TestRunDirectory.url)
         hostileFiles = files
         let daemon = try startPlaying([fixtures.long, fixtures.long2])
-        let client = try RawBusClient()
+        let client = try BusClient()
         let tree = try IntrospectedTree.walk(client)
         let methods = tree.servingObjects.flatMap(\.interfaces).flatMap(\.methods)
         XCTAssertGreaterThanOrEqual(methods.count, 20, "introspection found only \(methods.map(\.name))")
@@ -135,11 +135,11 @@ final class BusFuzzTests: AubadeTestCase {
     /// mix, which must stay within its time bound: here on its own, with the bus watched meanwhile.
     func testAddTrackOfTheWholeFileSystemIsAnsweredWhileTheBusStaysServed() throws {
         let daemon = try startPlaying([fixtures.long])
-        let client = try RawBusClient()
-        let watcher = try RawBusClient(label: "aubade.tests.watcher")
+        let client = try BusClient()
+        let watcher = try BusClient(label: "aubade.tests.watcher")
         final class Answer: @unchecked Sendable {
             let lock = NSLock()
-            var outcome: RawBusClient.Outcome?
+            var outcome: BusClient.Outcome?
             var seconds = 0.0
         }
         let answer = Answer()
@@ -168,7 +168,7 @@ final class BusFuzzTests: AubadeTestCase {
     }
 
     /// Volume back to 1, OpenUri of a real file, Play: PlaybackStatus must become Playing.
-    private func assertPlays(_ client: RawBusClient, replay: String) throws {
+    private func assertPlays(_ client: BusClient, replay: String) throws {
         let path = "/org/mpris/MediaPlayer2"
         _ = try client.call(path: path, interface: "org.freedesktop.DBus.Properties", member: "Set",
                             [.string("org.mpris.MediaPlayer2.Player"), .string("Volume"), .variant(.double(1))])

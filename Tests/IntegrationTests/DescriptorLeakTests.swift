@@ -13,7 +13,7 @@ final class DescriptorLeakTests: AubadeTestCase {
 
     func testHostileCallsWithDescriptorsLeaveTheDescriptorCountFlat() throws {
         let daemon = try startPlaying([fixtures.long])
-        let client = try RawBusClient()
+        let client = try BusClient()
         let sent = open("/dev/null", O_RDONLY | O_CLOEXEC)
         XCTAssertGreaterThanOrEqual(sent, 0, "open /dev/null")
         defer { close(sent) }

@@ -14,7 +14,7 @@ final class EchoLimitTests: AubadeTestCase {
 
     func testHugeAndControlArgumentsAreCappedInSignalLogAndReply() throws {
         let daemon = try startPlaying([fixtures.long])
-        let client = try RawBusClient()
+        let client = try BusClient()
         let unique = try XCTUnwrap(daemon.uniqueName)
         try client.watchSignals(matching: "type='signal',sender='\(unique)',interface='org.aubade.AudioSession1',member='CommandReceived'")
         let logStart = daemon.stderrLines.count

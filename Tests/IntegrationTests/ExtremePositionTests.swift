@@ -12,13 +12,13 @@ final class ExtremePositionTests: AubadeTestCase {
     private static let player = "org.mpris.MediaPlayer2.Player"
     private static let extremes: [Int64] = [.max, .min, .max - 1, .min + 1, .max / 2, -(.max / 2), 1 << 62]
 
-    private func start() throws -> (Daemon, RawBusClient) {
+    private func start() throws -> (Daemon, BusClient) {
         let daemon = try startPlaying([fixtures.long, fixtures.long2])
-        return (daemon, try RawBusClient())
+        return (daemon, try BusClient())
     }
 
     /// The daemon process is alive, answers Ping and Get, and reports a status MPRIS knows.
-    private func assertAlive(_ daemon: Daemon, _ client: RawBusClient, after what: String,
+    private func assertAlive(_ daemon: Daemon, _ client: BusClient, after what: String,
                              file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertTrue(daemon.isRunning, "the daemon died after \(what)", file: file, line: line)
         let ping = try client.ping()

@@ -11,7 +11,7 @@ final class IntrospectArgumentsTests: AubadeTestCase {
 
     func testIntrospectWithArgumentsIsInvalidArgsOnEveryPath() throws {
         try startDaemon([fixtures.long])
-        let client = try RawBusClient()
+        let client = try BusClient()
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(null) }
         for path in ["/", "/org", "/org/mpris", "/org/mpris/MediaPlayer2", "/org/aubade", "/org/aubade/Player",

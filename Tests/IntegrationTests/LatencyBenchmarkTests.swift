@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 import XCTest
 
@@ -11,30 +12,28 @@ final class LatencyBenchmarkTests: AubadeTestCase {
 
     func testPlayPauseToPropertiesChangedLatency() throws {
         try startPlaying([fixtures.long])
-        let client = try LibDBusClient()
-        try client.addMatch("type='signal',sender='\(Daemon.busName)',path='\(Bus.objectPath)',"
+        let client = try BusClient(label: "aubade.tests.latency")
+        try client.watchSignals(matching: "type='signal',sender='\(Daemon.busName)',path='\(Bus.objectPath)',"
             + "interface='\(Bus.propertiesInterface)',member='PropertiesChanged'")
         var latencies: [Double] = []
         var missed: [String] = []
         for toggle in 1...Self.toggles {
             // Started Playing: odd toggles pause, even ones resume.
             let expected = toggle % 2 == 1 ? "Paused" : "Playing"
-            let sent = DispatchTime.now()
-            try client.send(destination: Daemon.busName, path: Bus.objectPath,
-                            interface: Bus.playerInterface, member: "PlayPause")
-            let deadline = Date(timeIntervalSinceNow: 2)
-            var arrived: DispatchTime?
+            let mark = client.signalMark
             var seen: [String] = []
-            while arrived == nil, Date() < deadline {
-                guard let message = client.nextMessage(timeout: deadline.timeIntervalSinceNow) else { break }
-                guard message.changedInterface == Bus.playerInterface,
-                      let status = message.changed["PlaybackStatus"] else { continue }
-                let value = status ?? "(not a string)"
+            let sent = DispatchTime.now()
+            try client.send(path: Bus.objectPath, interface: Bus.playerInterface, member: "PlayPause")
+            // Woken by each signal as it arrives; its arrival time is taken then.
+            let arrived = client.waitForReceived(after: mark, timeout: 2) { message in
+                guard let arguments = try? message.arguments(), arguments.first?.asString == Bus.playerInterface,
+                      let status = arguments.dropFirst().first?.asVardict?["PlaybackStatus"] else { return false }
+                let value = status.unwrapped.asString ?? "(not a string)"
                 seen.append(value)
-                if value == expected { arrived = message.receivedAt }
+                return value == expected
             }
             if let arrived {
-                latencies.append(Double(arrived.uptimeNanoseconds - sent.uptimeNanoseconds) / 1e6)
+                latencies.append(Double(arrived.at.uptimeNanoseconds - sent.uptimeNanoseconds) / 1e6)
             } else {
                 missed.append("toggle \(toggle) (expected \(expected), PlaybackStatus changes seen: \(seen))")
             }
@@ -45,7 +44,7 @@ final class LatencyBenchmarkTests: AubadeTestCase {
         guard !latencies.isEmpty else { return }
         let sorted = latencies.sorted()
         func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        print(String(format: "BENCHMARK Aubade PlayPause → PropertiesChanged(PlaybackStatus) at a libdbus client: "
+        print(String(format: "BENCHMARK Aubade PlayPause → PropertiesChanged(PlaybackStatus) at a client: "
                      + "median %.2f ms, p90 %.2f ms, min %.2f ms, max %.2f ms over %d toggles (%d without a signal)",
                      percentile(0.5), percentile(0.9), sorted.first!, sorted.last!, sorted.count, missed.count))
     }

@@ -369,7 +369,7 @@ final class OtherPlayersGuardTests: AudioSessionTestCase {
     /// object, and nothing of a player; Introspect with arguments is a wrong call there too.
     func testTheGuardAlonesObjectTreeLeadsToItsObject() throws {
         _ = try startGuard()
-        let client = try RawBusClient(destination: "org.aubade.Guard")
+        let client = try BusClient(destination: "org.aubade.Guard")
         let tree = try IntrospectedTree.walk(client)
         XCTAssertEqual(tree.objects.map(\.path), ["/", "/org", "/org/aubade", "/org/aubade/Guard"])
         XCTAssertEqual(tree.servingObjects.flatMap(\.interfaces).map(\.name).filter { !$0.hasPrefix("org.freedesktop.DBus.") },

@@ -269,6 +269,12 @@ final class ServiceTests: XCTestCase {
                      "ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure", "WantedBy=default.target"] {
             XCTAssertTrue(lines.contains(line), "systemd/aubade.service lacks \(line)")
         }
+        // The sandbox lets the service do what it is for: internet stations need IP sockets (it
+        // allowed AF_UNIX only, and the installed service reached no station), and the
+        // Snapcast output writes into snapserver's pipe in the real /tmp.
+        let families = lines.first { $0.hasPrefix("RestrictAddressFamilies=") }?.split(separator: "=")[1].split(separator: " ") ?? []
+        XCTAssertTrue(["AF_UNIX", "AF_INET", "AF_INET6"].allSatisfy { families.contains(Substring($0)) }, "\(families)")
+        XCTAssertFalse(lines.contains("PrivateTmp=yes"), "a private /tmp hides snapserver's /tmp/snapfifo")
         let activation = try String(contentsOf: Self.repository.appendingPathComponent("dbus/org.mpris.MediaPlayer2.aubade.service"),
                                     encoding: .utf8)
         let activationLines = Set(activation.split(separator: "\n").map(String.init))

@@ -92,7 +92,7 @@ final class ShellAndPhoneTests: AubadeTestCase {
             (properties, "GetAll", [.string(player)]),
             (properties, "Get", [.string("org.mpris.MediaPlayer2"), .string("Identity")]),
         ])
-        let adder = try RawBusClient(label: "aubade.tests.adder")
+        let adder = try BusClient(label: "aubade.tests.adder")
         let current = try XCTUnwrap(try trackID())
         let added = DispatchSemaphore(value: 0)
         probe.start()

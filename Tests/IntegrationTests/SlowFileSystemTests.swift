@@ -66,7 +66,7 @@ final class SlowFileSystemTests: AubadeTestCase {
 
     /// A command sent during the slow reads: it must be answered at once (≤ `replyTarget`).
     @discardableResult
-    private func command(_ client: NativeBusClient, _ interface: String, _ member: String,
+    private func command(_ client: BusClient, _ interface: String, _ member: String,
                          _ arguments: [DBusKit.DBusValue] = [], file: StaticString = #filePath, line: UInt = #line) -> Double? {
         do {
             let seconds = try client.call(interface, member, arguments, timeoutMilliseconds: 2000).seconds
@@ -79,11 +79,11 @@ final class SlowFileSystemTests: AubadeTestCase {
         }
     }
 
-    private func status(_ client: NativeBusClient) -> String? {
+    private func status(_ client: BusClient) -> String? {
         (try? client.get(Bus.playerInterface, "PlaybackStatus", timeout: 2000))?.value?.asString
     }
 
-    private func currentTitle(_ client: NativeBusClient) -> String? {
+    private func currentTitle(_ client: BusClient) -> String? {
         guard case .dictionary(_, _, let entries)? = (try? client.get(Bus.playerInterface, "Metadata", timeout: 2000))?.value
         else { return nil }
         return entries.first { $0.key.asString == "xesam:title" }?.value.unwrapped.asString
@@ -106,7 +106,7 @@ final class SlowFileSystemTests: AubadeTestCase {
         disk.makeSlow(Self.readDelay, for: daemon.pid)
         let reads = disk.readsStarted
         let probe = try startProbe()
-        let adder = try NativeBusClient(label: "aubade.tests.add-track")
+        let adder = try BusClient(label: "aubade.tests.add-track")
         let added = DispatchSemaphore(value: 0)
         let outcome = LockedBox<String>("no reply yet")
         let uri = disk.url(relativePath).absoluteString
@@ -140,7 +140,7 @@ final class SlowFileSystemTests: AubadeTestCase {
         let disk = try slowDisk()
         let daemon = try startPlaying([disk.url(of: fixtures.long), fixtures.long2])
         try waitForTitle("Long One")
-        let client = try NativeBusClient(label: "aubade.tests.slow-commands")
+        let client = try BusClient(label: "aubade.tests.slow-commands")
         disk.makeSlow(Self.readDelay, for: daemon.pid)
         let reads = disk.readsStarted
         let probe = try startProbe()
@@ -171,7 +171,7 @@ final class SlowFileSystemTests: AubadeTestCase {
         let disk = try slowDisk()
         let daemon = try startPlaying([fixtures.long, disk.url(of: fixtures.long2), fixtures.beta])
         try waitForTitle("Long One")
-        let client = try NativeBusClient(label: "aubade.tests.slow-commands")
+        let client = try BusClient(label: "aubade.tests.slow-commands")
         disk.makeSlow(Self.readDelay, for: daemon.pid)
         let reads = disk.readsStarted
         let probe = try startProbe()

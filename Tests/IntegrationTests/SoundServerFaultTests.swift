@@ -150,7 +150,7 @@ final class SoundServerFaultTests: AubadeTestCase {
         try eventually("our stream playing on the private server") {
             try server.sinkInput(ofProcess: daemon.pid)?.corked == false
         }
-        let commands = try NativeBusClient(label: "aubade.tests.fault-commands")
+        let commands = try BusClient(label: "aubade.tests.fault-commands")
         let probe = try ReplyTimeProbe()
         self.probe = probe
         probe.start()

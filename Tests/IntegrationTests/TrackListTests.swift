@@ -328,8 +328,8 @@ final class TrackListTests: AubadeTestCase {
         let folder = try queueFixtures.folderOfTinyFiles(count, name: "three-hundred")
         try startPlaying([fixtures.long])
         let first = try tracks()[0]
-        let adder = try NativeBusClient(label: "adder")
-        let getter = try NativeBusClient(label: "getter")
+        let adder = try BusClient(label: "adder")
+        let getter = try BusClient(label: "getter")
         _ = try getter.get(Bus.playerInterface, "PlaybackStatus")  // warm up the connection
 
         final class Outcome: @unchecked Sendable {

@@ -148,6 +148,9 @@ import Testing
         try Fixtures.write([0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0xD9], toPathBytes: folder + Array("/cover.jpg".utf8))
         let cache = CoverCache(directory: dir + "/covers")
         let track = FilePath(bytes: folder + Array("/song.mp3".utf8))!
-        #expect(cache.artURL(for: track) == "file://\(dir)/caf%E9/cover.jpg")
+        // Found beside the Latin-1 named track, and published as a copy named by its content.
+        let url = try #require(cache.artURL(for: track))
+        #expect(url.hasPrefix("file://\(dir)/covers/") && url.hasSuffix(".jpg"), "\(url)")
+        #expect(try Fixtures.contents(of: String(url.dropFirst("file://".count))) == [0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0xD9])
     }
 }

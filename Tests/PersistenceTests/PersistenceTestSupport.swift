@@ -1,3 +1,4 @@
+import TestSupport
 import AudioFixtures
 import Foundation
 import PlayerCore
@@ -35,12 +36,3 @@ func files(in directory: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
 }
 
-/// Waits (polling) up to `timeout` seconds for `condition`.
-func eventually(timeout: Double = 2, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}

@@ -1,3 +1,4 @@
+import TestSupport
 import AudioFixtures
 import Dispatch
 import Foundation

@@ -71,8 +71,8 @@ import Testing
 
     @Test func aRouteChangePauseNeverHandsBack() {
         var player = player(.playback, delay: 0)
-        let headphones = SinkFacts(name: "headphones", description: "Headphones", formFactor: "headphone")
-        let speakers = SinkFacts(name: "speakers", description: "Speakers", formFactor: "speaker")
+        let headphones = SinkFacts(name: "headphones", description: "Headphones", portType: .headphones)
+        let speakers = SinkFacts(name: "speakers", description: "Speakers", portType: .builtInSpeaker)
         player.send(.soundServerChanged(SoundServerFacts(sinks: [headphones, speakers], defaultSinkName: "headphones",
                                                          ourSinkName: "headphones")), at: 0.5)
         player.send(.play, at: 1)
@@ -131,15 +131,14 @@ import Testing
 /// call records from it; the switch (its sink replaced) is an override, not a lost device.
 @Suite struct BluetoothProfileTests {
     private func headset(profile: String, sinkName: String, captureInUse: Bool = false) -> SinkFacts {
-        var sink = SinkFacts(name: sinkName, description: "WH-1000XM4", formFactor: "headset", bus: "bluetooth",
-                             api: "bluez", cardProfile: profile)
-        sink.cardName = "bluez_card.00_1B_66_AA_BB_CC"
-        sink.cardProfiles = ["a2dp_sink", "headset_head_unit", "off"]
-        sink.cardCaptureInUse = captureInUse
-        return sink
+        let call = profile == "headset_head_unit"
+        return SinkFacts(name: sinkName, description: "WH-1000XM4", portType: call ? .bluetoothHFP : .bluetoothA2DP,
+                         bus: "bluetooth", cardName: "bluez_card.00_1B_66_AA_BB_CC",
+                         bluetooth: BluetoothFacts(profile: profile, isCallProfile: call, musicProfile: "a2dp_sink",
+                                                   microphoneInUse: captureInUse))
     }
 
-    private let laptop = SinkFacts(name: "alsa_output.pci", description: "Speakers", formFactor: "internal")
+    private let laptop = SinkFacts(name: "alsa_output.pci", description: "Speakers", portType: .builtInSpeaker, bus: "pci")
 
     private func facts(_ sink: SinkFacts) -> SoundServerFacts {
         SoundServerFacts(sinks: [laptop, sink], defaultSinkName: sink.name, ourSinkName: sink.name)

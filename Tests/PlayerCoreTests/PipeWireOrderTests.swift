@@ -4,8 +4,8 @@ import Testing
 /// PipeWire reports an unplug in the other order from PulseAudio: first our sink is gone from
 /// the list while we still name it, then the move. Either way it is the old device leaving.
 @Suite struct PipeWireOrderTests {
-    let headphones = Sinks.null("headphones", formFactor: "headphone", description: "Headphones")
-    let speakers = Sinks.null("speakers", formFactor: "speaker", description: "Speakers")
+    let headphones = Sinks.null("headphones", portType: .headphones, description: "Headphones")
+    let speakers = Sinks.null("speakers", portType: .builtInSpeaker, description: "Speakers")
 
     private var playing: SoundServerFacts { facts([headphones, speakers], ours: "headphones", default: "headphones") }
 

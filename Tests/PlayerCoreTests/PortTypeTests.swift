@@ -1,87 +1,33 @@
 @testable import PlayerCore
 import Testing
 
-/// `PortType(sink:)` on sinks as the server describes them.
+/// Which kinds of output are private listening (their loss pauses). The classification of the
+/// server's devices into these is AudioOutput's (its PortClassificationTests).
 @Suite struct PortTypeTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        var name: String
-        var sink: SinkFacts
-        var expected: PortType
-        var knownIssue: String? = nil
-        var testDescription: String { "\(name) → \(expected)" }
-    }
-
+    /// Fixed: kept for the cases that name it (AudioOutputTests' PortClassificationTests holds
+    /// the classification itself).
     static let analogTypeWins = """
         PulseAudio ≥ 14 types the generic `analog-output` path ANALOG (22), the type every \
-        USB sound card gets; the classifier maps it to lineOut and ranks the port type above \
-        the sink's form factor and bus, so a USB headset or DAC is lineOut (not private \
-        listening: unplugging it while playing does not pause). ANALOG says nothing about the \
-        device and should fall through to the form factor and bus.
+        USB sound card gets; ANALOG says nothing about the device and falls through to the \
+        form factor and bus.
         """
-
-    static let cases: [Case] = [
-        // A laptop's analog sink: port types (PulseAudio ≥ 14).
-        Case(name: "laptop, speaker port (type 2)", sink: Sinks.laptop(.speaker, .unplugged), expected: .builtInSpeaker),
-        Case(name: "laptop, headphones port (type 3)", sink: Sinks.laptop(.headphones, .plugged), expected: .headphones),
-        Case(name: "laptop, speaker chosen while headphones are in", sink: Sinks.laptop(.speaker, .plugged),
-             expected: .builtInSpeaker),
-        // The same without port types (older PulseAudio): the port names decide.
-        Case(name: "laptop untyped, analog-output-speaker", sink: Sinks.laptop(.speaker, .unplugged, typed: false),
-             expected: .builtInSpeaker),
-        Case(name: "laptop untyped, analog-output-headphones", sink: Sinks.laptop(.headphones, .plugged, typed: false),
-             expected: .headphones),
-        Case(name: "laptop HDMI sink (hdmi-output-0, type 10)", sink: Sinks.hdmi, expected: .hdmi),
-
-        // Bluetooth: the card profile decides between music and call profiles.
-        Case(name: "Bluetooth headset, a2dp_sink", sink: Sinks.bluetoothHeadset(profile: "a2dp_sink"), expected: .bluetoothA2DP),
-        Case(name: "Bluetooth headset, headset_head_unit", sink: Sinks.bluetoothHeadset(profile: "headset_head_unit"),
-             expected: .bluetoothHFP),
-        Case(name: "Bluetooth headset, handsfree_head_unit", sink: Sinks.bluetoothHeadset(profile: "handsfree_head_unit"),
-             expected: .bluetoothHFP),
-        Case(name: "Bluetooth headphones (port type 3), a2dp_sink", sink: Sinks.bluetoothHeadphones, expected: .bluetoothA2DP),
-        Case(name: "Bluetooth car kit (form factor car)", sink: Sinks.carKit, expected: .carAudio),
-        Case(name: "PipeWire Bluetooth, a2dp-sink", sink: Sinks.pipewireHeadset(profile: "a2dp-sink"), expected: .bluetoothA2DP),
-        Case(name: "PipeWire Bluetooth, headset-head-unit", sink: Sinks.pipewireHeadset(profile: "headset-head-unit"),
-             expected: .bluetoothHFP),
-
-        // USB.
-        Case(name: "USB headset (form factor headset, analog-output type 22)", sink: Sinks.usbHeadset(),
-             expected: .headset, knownIssue: analogTypeWins),
-        Case(name: "USB headset, untyped analog-output (PulseAudio < 14)", sink: Sinks.usbHeadset(typed: false),
-             expected: .headset),
-        Case(name: "USB DAC (no form factor, analog-output type 22)", sink: Sinks.usbDAC(), expected: .usbAudio,
-             knownIssue: analogTypeWins),
-        Case(name: "USB DAC (no form factor, no ports)", sink: Sinks.usbDAC(withPort: false), expected: .usbAudio),
-
-        // Null sinks as the integration tests load them: only the form factor.
-        Case(name: "null sink, form factor headphone",
-             sink: Sinks.null("headphones", formFactor: "headphone", description: "Headphones"), expected: .headphones),
-        Case(name: "null sink, form factor speaker",
-             sink: Sinks.null("speakers", formFactor: "speaker", description: "Speakers"), expected: .builtInSpeaker),
-        Case(name: "null sink, nothing said", sink: Sinks.null("dummy", formFactor: nil, description: "Null Output"),
-             expected: .unknown),
-    ]
-
-    @Test(arguments: cases)
-    func classify(_ c: Case) {
-        expecting(knownIssue: c.knownIssue) {
-            #expect(PortType(sink: c.sink) == c.expected)
-        }
-        // The route carries the classification and, for Bluetooth only, the card profile.
-        let route = AudioRoute(sink: c.sink)
-        #expect(route.sinkName == c.sink.name)
-        #expect(route.portName == c.sink.activePortName)
-        #expect(route.bluetoothProfile == (c.sink.bus == "bluetooth" ? c.sink.cardProfile : nil))
-        #expect(route.description == (c.sink.activePort?.description ?? c.sink.description))
-    }
 
     static let privateListening: [PortType: Bool] = [
         .builtInSpeaker: false, .headphones: true, .headset: true, .bluetoothA2DP: true, .bluetoothHFP: true,
-        .usbAudio: true, .hdmi: false, .lineOut: false, .carAudio: true, .unknown: false,
+        .usbAudio: true, .hdmi: false, .lineOut: false, .carAudio: true, .unknown: false, .networkStream: false,
     ]
 
     @Test(arguments: PortType.allCases)
     func isPrivateListening(_ type: PortType) {
         #expect(type.isPrivateListening == Self.privateListening[type])
+    }
+
+    @Test func theRouteIsMadeOfTheDescription() {
+        let bluetooth = BluetoothFacts(profile: "a2dp_sink", isCallProfile: false)
+        let sink = SinkFacts(name: "bluez_sink.x", description: "Headset", portType: .bluetoothA2DP, bus: "bluetooth",
+                             ports: [PortFacts(name: "headset-output", description: "Headset port")],
+                             activePortName: "headset-output", bluetooth: bluetooth)
+        #expect(AudioRoute(sink: sink) == AudioRoute(portType: .bluetoothA2DP, sinkName: "bluez_sink.x", portName: "headset-output",
+                                                     description: "Headset port", bus: "bluetooth", bluetoothProfile: "a2dp_sink"))
     }
 }

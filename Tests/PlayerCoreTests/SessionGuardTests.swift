@@ -36,8 +36,8 @@ import Testing
                          otherStreams: streams)
     }
 
-    private static let headphones = Sinks.null("headphones", formFactor: "headphone", description: "Headphones")
-    private static let speakers = Sinks.null("speakers", formFactor: "speaker", description: "Speakers")
+    private static let headphones = Sinks.null("headphones", portType: .headphones, description: "Headphones")
+    private static let speakers = Sinks.null("speakers", portType: .builtInSpeaker, description: "Speakers")
 
     /// mpv on the headphones (its child plays), vlc on the speakers: both playing.
     private var twoDevices: SoundServerFacts {

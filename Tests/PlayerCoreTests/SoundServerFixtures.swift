@@ -1,10 +1,12 @@
 // Sinks and ports as the sound server reports them (`pactl list sinks`, PulseAudio 16 on
-// Debian 12, PipeWire 0.3 through its pulse layer), written as SoundServerFacts fixtures for
-// the audio-session tests: things a null sink cannot produce (jacks, Bluetooth profiles, USB).
+// Debian 12, PipeWire 0.3 through its pulse layer), described as the adapter describes them,
+// as SoundServerFacts fixtures for the audio-session tests: things a null sink cannot produce
+// (jacks, Bluetooth profiles, USB).
 @testable import PlayerCore
 import Testing
 
-/// Sinks as the PulseAudio adapter reads them.
+/// The devices as the sound-server adapter describes them (its classification is tested on
+/// the same devices' readings in AudioOutputTests' SinkReadings and PortClassificationTests).
 enum Sinks {
     // MARK: Laptop (Intel HDA, module-alsa-card, default profile set)
 
@@ -21,17 +23,14 @@ enum Sinks {
     /// `[Jack Headphone] state.plugged = no, state.unplugged = unknown`, so on most laptops the
     /// speaker port reads *unavailable* while headphones are plugged in. Pass false for a
     /// machine whose speaker path does not follow the headphone jack (speaker stays unknown).
-    /// `typed: false` is an older PulseAudio (< 14) that reports no port types.
-    static func laptop(_ active: LaptopPort, _ jack: Jack, speakerMutedByJack: Bool = true,
-                       typed: Bool = true) -> SinkFacts {
+    static func laptop(_ active: LaptopPort, _ jack: Jack, speakerMutedByJack: Bool = true) -> SinkFacts {
         SinkFacts(
             name: laptopName, description: "Built-in Audio Analog Stereo",
-            formFactor: "internal", bus: "pci", api: "alsa",
-            cardProfile: "output:analog-stereo+input:analog-stereo",
+            portType: active == .speaker ? .builtInSpeaker : .headphones, bus: "pci",
             ports: [
-                PortFacts(name: speakerPort, description: "Speakers", typeCode: typed ? 2 : 0,
+                PortFacts(name: speakerPort, description: "Speakers",
                           availability: jack == .plugged && speakerMutedByJack ? .no : .unknown),
-                PortFacts(name: headphonesPort, description: "Headphones", typeCode: typed ? 3 : 0,
+                PortFacts(name: headphonesPort, description: "Headphones",
                           availability: jack == .plugged ? .yes : .no),
             ],
             activePortName: active == .speaker ? speakerPort : headphonesPort)
@@ -40,8 +39,8 @@ enum Sinks {
     /// The same card's HDMI sink (profile output:hdmi-stereo), a TV on the cable.
     static let hdmi = SinkFacts(
         name: "alsa_output.pci-0000_00_1f.3.hdmi-stereo", description: "Built-in Audio Digital Stereo (HDMI)",
-        formFactor: "internal", bus: "pci", api: "alsa", cardProfile: "output:hdmi-stereo",
-        ports: [PortFacts(name: "hdmi-output-0", description: "HDMI / DisplayPort", typeCode: 10, availability: .yes)],
+        portType: .hdmi, bus: "pci",
+        ports: [PortFacts(name: "hdmi-output-0", description: "HDMI / DisplayPort", availability: .yes)],
         activePortName: "hdmi-output-0")
 
     // MARK: Bluetooth (module-bluez5-device)
@@ -51,51 +50,52 @@ enum Sinks {
     /// A Bluetooth headset in card profile `profile` (a2dp_sink, headset_head_unit,
     /// handsfree_head_unit); PulseAudio names the sink after the profile.
     static func bluetoothHeadset(profile: String = "a2dp_sink") -> SinkFacts {
-        SinkFacts(
+        let call = profile.contains("head_unit")
+        return SinkFacts(
             name: "bluez_sink.\(headsetAddress).\(profile)", description: "MOMENTUM 3",
-            formFactor: "headset", bus: "bluetooth", api: "bluez", cardProfile: profile,
-            ports: [PortFacts(name: "headset-output", description: "Headset", typeCode: 6, availability: .unknown)],
-            activePortName: "headset-output")
+            portType: call ? .bluetoothHFP : .bluetoothA2DP, bus: "bluetooth",
+            ports: [PortFacts(name: "headset-output", description: "Headset", availability: .unknown)],
+            activePortName: "headset-output",
+            bluetooth: BluetoothFacts(profile: profile, isCallProfile: call))
     }
 
     static var bluetoothA2DP: SinkFacts { bluetoothHeadset() }
 
-    /// Bluetooth headphones (no microphone): form factor headphone, port type HEADPHONES.
+    /// Bluetooth headphones (no microphone).
     static let bluetoothHeadphones = SinkFacts(
         name: "bluez_sink.38_18_4C_11_22_33.a2dp_sink", description: "WH-1000XM4",
-        formFactor: "headphone", bus: "bluetooth", api: "bluez", cardProfile: "a2dp_sink",
-        ports: [PortFacts(name: "headphone-output", description: "Headphone", typeCode: 3, availability: .unknown)],
-        activePortName: "headphone-output")
+        portType: .bluetoothA2DP, bus: "bluetooth",
+        ports: [PortFacts(name: "headphone-output", description: "Headphone", availability: .unknown)],
+        activePortName: "headphone-output",
+        bluetooth: BluetoothFacts(profile: "a2dp_sink", isCallProfile: false))
 
-    /// A car kit: the head unit announces itself as a car (port type CAR).
+    /// A car kit.
     static let carKit = SinkFacts(
         name: "bluez_sink.00_0E_9F_2A_4B_6C.a2dp_sink", description: "VW BT 4466",
-        formFactor: "car", bus: "bluetooth", api: "bluez", cardProfile: "a2dp_sink",
-        ports: [PortFacts(name: "car-output", description: "Car", typeCode: 18, availability: .unknown)],
-        activePortName: "car-output")
+        portType: .carAudio, bus: "bluetooth",
+        ports: [PortFacts(name: "car-output", description: "Car", availability: .unknown)],
+        activePortName: "car-output",
+        bluetooth: BluetoothFacts(profile: "a2dp_sink", isCallProfile: false))
 
-    /// The same headset through PipeWire's pulse layer: other sink name, api bluez5,
-    /// dashed profile names.
+    /// The same headset through PipeWire's pulse layer: other sink name, dashed profile names.
     static func pipewireHeadset(profile: String) -> SinkFacts {
-        SinkFacts(
+        let call = profile.contains("head-unit")
+        return SinkFacts(
             name: "bluez_output.00_1B_66_AA_BB_CC.1", description: "MOMENTUM 3",
-            formFactor: "headset", bus: "bluetooth", api: "bluez5", cardProfile: profile,
-            ports: [PortFacts(name: "headset-output", description: "Headset", typeCode: 6, availability: .unknown)],
-            activePortName: "headset-output")
+            portType: call ? .bluetoothHFP : .bluetoothA2DP, bus: "bluetooth",
+            ports: [PortFacts(name: "headset-output", description: "Headset", availability: .unknown)],
+            activePortName: "headset-output",
+            bluetooth: BluetoothFacts(profile: profile, isCallProfile: call))
     }
 
     // MARK: USB (module-alsa-card, default profile set)
 
-    /// A USB headset: its only output path is `analog-output`, which PulseAudio ≥ 14 types as
-    /// ANALOG (22) (alsa-mixer.c: `{ "analog-output", N_("Analog Output"), PA_DEVICE_PORT_TYPE_ANALOG }`).
-    static func usbHeadset(typed: Bool = true) -> SinkFacts {
+    /// A USB headset: its only output path is `analog-output`.
+    static func usbHeadset() -> SinkFacts {
         SinkFacts(
             name: "alsa_output.usb-Logitech_USB_Headset-00.analog-stereo",
-            description: "Logitech USB Headset Analog Stereo",
-            formFactor: "headset", bus: "usb", api: "alsa",
-            cardProfile: "output:analog-stereo+input:mono-fallback",
-            ports: [PortFacts(name: "analog-output", description: "Analog Output", typeCode: typed ? 22 : 0,
-                              availability: .unknown)],
+            description: "Logitech USB Headset Analog Stereo", portType: .headset, bus: "usb",
+            ports: [PortFacts(name: "analog-output", description: "Analog Output", availability: .unknown)],
             activePortName: "analog-output")
     }
 
@@ -103,18 +103,17 @@ enum Sinks {
     static func usbDAC(withPort: Bool = true) -> SinkFacts {
         SinkFacts(
             name: "alsa_output.usb-FiiO_DigiHug_USB_Audio-01.analog-stereo",
-            description: "DigiHug USB Audio Analog Stereo", bus: "usb", api: "alsa",
-            cardProfile: "output:analog-stereo",
-            ports: withPort ? [PortFacts(name: "analog-output", description: "Analog Output", typeCode: 22,
-                                         availability: .unknown)] : [],
+            description: "DigiHug USB Audio Analog Stereo", portType: .usbAudio, bus: "usb",
+            ports: withPort ? [PortFacts(name: "analog-output", description: "Analog Output", availability: .unknown)] : [],
             activePortName: withPort ? "analog-output" : nil)
     }
 
     // MARK: Null sinks (what the integration tests load)
 
-    /// `load-module module-null-sink sink_name=<name> sink_properties="device.form_factor=<ff> …"`.
-    static func null(_ name: String, formFactor: String?, description: String) -> SinkFacts {
-        SinkFacts(name: name, description: description, formFactor: formFactor)
+    /// `load-module module-null-sink sink_name=<name> sink_properties="device.form_factor=…"`,
+    /// as described: headphone → headphones, speaker → builtInSpeaker, nothing → unknown.
+    static func null(_ name: String, portType: PortType, description: String) -> SinkFacts {
+        SinkFacts(name: name, description: description, portType: portType)
     }
 }
 

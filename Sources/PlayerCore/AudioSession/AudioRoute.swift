@@ -1,4 +1,5 @@
-/// Where our audio goes: a sink, its active port, and what kind of device that is.
+/// Where our audio goes: a sink (or a Snapcast server and its rooms), its active port, and what
+/// kind of device that is.
 public struct AudioRoute: Sendable, Equatable {
     public var portType: PortType
     public var sinkName: String
@@ -20,10 +21,9 @@ public struct AudioRoute: Sendable, Equatable {
     }
 
     public init(sink: SinkFacts) {
-        let isBluetooth = sink.bus == "bluetooth" || sink.api == "bluez"
-        self.init(portType: PortType(sink: sink), sinkName: sink.name, portName: sink.activePortName,
+        self.init(portType: sink.portType, sinkName: sink.name, portName: sink.activePortName,
                   description: sink.activePort?.description ?? sink.description, bus: sink.bus,
-                  bluetoothProfile: isBluetooth ? sink.cardProfile : nil)
+                  bluetoothProfile: sink.bluetooth?.profile)
     }
 
     /// The route in `facts`: our stream's sink, or the default sink while we have no stream —

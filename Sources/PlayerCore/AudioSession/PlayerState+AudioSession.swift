@@ -5,7 +5,9 @@ extension PlayerState {
         let old = soundServer
         soundServer = facts
         var effects: [Effect] = []
-        if let old, let change = RouteChange.between(old, facts) {
+        // A Snapcast output plays in other rooms: this machine's devices coming and going do
+        // not move it. Calls on this machine still interrupt it (below).
+        if output == .soundServer, let old, let change = RouteChange.between(old, facts) {
             effects.append(.routeChanged(change))
             effects += apply(change, at: now)
         }
@@ -99,11 +101,10 @@ extension PlayerState {
     /// A2DP — unless a call is using its microphone. The switch replaces the sink, which
     /// RouteChange reads as an override, so it never pauses.
     mutating func bluetoothProfileEffects() -> [Effect] {
-        guard policy.preferA2DP, status == .playing, let facts = soundServer,
+        guard policy.preferA2DP, status == .playing, output == .soundServer, let facts = soundServer,
               let sink = facts.sink(named: facts.ourSinkName), let card = sink.cardName,
-              sink.bus == "bluetooth" || sink.api == "bluez",
-              let profile = sink.cardProfile, BluetoothProfile.isCall(profile), !sink.cardCaptureInUse,
-              let a2dp = BluetoothProfile.musicProfile(among: sink.cardProfiles),
+              let bluetooth = sink.bluetooth, bluetooth.isCallProfile, !bluetooth.microphoneInUse,
+              let a2dp = bluetooth.musicProfile,
               requestedProfileSwitch != card
         else { return [] }
         requestedProfileSwitch = card

@@ -1,5 +1,5 @@
-/// What the sound server says about its devices and streams at one moment, as the PulseAudio
-/// adapter reads it. PlayerCore compares two of these to find route changes and interruptions;
+/// What the sound server says about its devices and streams at one moment, as the sound-server
+/// adapter describes it. PlayerCore compares two of these to find route changes and interruptions;
 /// the adapter only reports, it never decides.
 public struct SoundServerFacts: Sendable, Equatable {
     public var sinks: [SinkFacts]
@@ -35,43 +35,63 @@ public struct SoundServerFacts: Sendable, Equatable {
     }
 }
 
-/// One output device (a PulseAudio sink) as the server describes it.
+/// One output device as the sound-server adapter describes it: already classified (what kind
+/// of device, whether a Bluetooth one is in a call profile and what would switch it to music),
+/// so the policy decides from route descriptions and never reads a server's codes or names.
+///
+/// `name`, `cardName` and the port names are identities: compared, handed back in commands,
+/// shown to people, never interpreted.
 public struct SinkFacts: Sendable, Equatable {
     public var name: String
     public var description: String
-    /// `device.form_factor`: internal, speaker, headphone, headset, hands-free, car, hifi, tv…
-    public var formFactor: String?
-    /// `device.bus`: pci, usb, bluetooth, …
+    /// What kind of device this is with its active port.
+    public var portType: PortType
+    /// The bus it hangs on (pci, usb, bluetooth…), for people: shown in the route, never decided on.
     public var bus: String?
-    /// `device.api`: alsa, bluez, …
-    public var api: String?
-    /// The active profile of the sink's card (for Bluetooth: a2dp_sink, headset_head_unit, …).
-    public var cardProfile: String?
     public var ports: [PortFacts]
     public var activePortName: String?
-    /// The card the sink belongs to (`bluez_card.…` for Bluetooth), its available profiles,
-    /// and whether a capture stream (a call's microphone) records from that card now.
+    /// The sound card the device belongs to: a Bluetooth card that switches profiles replaces
+    /// its sink but keeps its card.
     public var cardName: String? = nil
-    public var cardProfiles: [String] = []
-    public var cardCaptureInUse = false
+    /// For a Bluetooth device: its profile, and what playing music on it would take.
+    public var bluetooth: BluetoothFacts? = nil
 
-    public init(name: String, description: String, formFactor: String? = nil, bus: String? = nil,
-                api: String? = nil, cardProfile: String? = nil, ports: [PortFacts] = [],
-                activePortName: String? = nil) {
+    public init(name: String, description: String, portType: PortType = .unknown, bus: String? = nil,
+                ports: [PortFacts] = [], activePortName: String? = nil, cardName: String? = nil,
+                bluetooth: BluetoothFacts? = nil) {
         self.name = name
         self.description = description
-        self.formFactor = formFactor
+        self.portType = portType
         self.bus = bus
-        self.api = api
-        self.cardProfile = cardProfile
         self.ports = ports
         self.activePortName = activePortName
+        self.cardName = cardName
+        self.bluetooth = bluetooth
     }
 
     public var activePort: PortFacts? { ports.first { $0.name == activePortName } }
 }
 
-/// One port of a sink (a jack, the internal speaker, …).
+/// A Bluetooth device's profile, as the adapter classified it.
+public struct BluetoothFacts: Sendable, Equatable {
+    /// The active profile's name, for people (a2dp_sink, headset_head_unit, a2dp-sink…).
+    public var profile: String
+    /// The active profile is a call profile (HSP/HFP): music through it sounds like a phone.
+    public var isCallProfile: Bool
+    /// The profile to switch to for music, among those the device offers; nil when it has none.
+    public var musicProfile: String?
+    /// A capture stream records from the device now: a call uses its microphone.
+    public var microphoneInUse: Bool
+
+    public init(profile: String, isCallProfile: Bool, musicProfile: String? = nil, microphoneInUse: Bool = false) {
+        self.profile = profile
+        self.isCallProfile = isCallProfile
+        self.musicProfile = musicProfile
+        self.microphoneInUse = microphoneInUse
+    }
+}
+
+/// One port of a device (a jack, the internal speaker, …).
 public struct PortFacts: Sendable, Equatable {
     public enum Availability: String, Sendable {
         case unknown, yes, no
@@ -79,15 +99,11 @@ public struct PortFacts: Sendable, Equatable {
 
     public var name: String
     public var description: String
-    /// `pa_device_port_type_t` (PulseAudio ≥ 14): 2 speaker, 3 headphones, 6 headset,
-    /// 15 Bluetooth, 18 car, … ; 0 unknown.
-    public var typeCode: Int
     public var availability: Availability
 
-    public init(name: String, description: String, typeCode: Int = 0, availability: Availability = .unknown) {
+    public init(name: String, description: String, availability: Availability = .unknown) {
         self.name = name
         self.description = description
-        self.typeCode = typeCode
         self.availability = availability
     }
 }

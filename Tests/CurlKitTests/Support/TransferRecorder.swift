@@ -1,3 +1,4 @@
+import TestSupport
 import CurlKit
 import Foundation
 import XCTest
@@ -97,15 +98,6 @@ final class TransferRecorder: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `timeout` seconds.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
 
 /// How many descriptors this process has open.
 func openDescriptorCount() -> Int {

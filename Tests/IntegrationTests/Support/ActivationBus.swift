@@ -49,19 +49,21 @@ final class ActivationBus {
     /// The environment that makes a client talk to this bus as its session bus.
     var clientEnvironment: [String: String?] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
-    /// A method call on this bus through dbus-send; a call to a well-known name not yet owned
-    /// activates its service (dbus-send asks for auto-start).
+    /// A method call on this bus (the tests' client, connected here); a call to a well-known
+    /// name not yet owned activates its service (the call asks for auto-start, as dbus-send and
+    /// desktop shells do).
     func call(_ member: String, _ arguments: [String] = [], destination: String,
               path: String = Bus.objectPath, timeout: TimeInterval = 30) throws -> DBusReply {
-        let command = try Shell.run("dbus-send", ["--bus=\(address)", "--print-reply", "--reply-timeout=25000",
-                                                  "--dest=\(destination)", path, member] + arguments,
-                                    timeout: timeout)
-        guard command.succeeded else {
-            return DBusReply(command: command, values: [], errorName: command.stderr)
-        }
-        let body = command.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
-            .joined(separator: "\n")
-        return DBusReply(command: command, values: try DBusValueParser.parseAll(body), errorName: nil)
+        try Bus.call(member, arguments, destination: destination, path: path, timeout: timeout, client: client())
+    }
+
+    /// One client of this bus, made at the first call.
+    private var connectedClient: BusClient?
+    private func client() throws -> BusClient {
+        if let connectedClient { return connectedClient }
+        let made = try BusClient(destination: Daemon.busName, label: "aubade.tests.activation", bus: .address(address))
+        connectedClient = made
+        return made
     }
 
     func busCall(_ method: String, _ arguments: [String]) throws -> DBusReply {

@@ -1,16 +1,18 @@
+import DBusKit
 import Foundation
 
-/// A method call's outcome as `dbus-send --print-reply` reports it.
+/// A method call's outcome: the reply's arguments, or the D-Bus error.
 struct DBusReply: CustomStringConvertible {
-    var command: CommandResult
     /// The reply's arguments; empty for an error or a reply without arguments.
     var values: [DBusValue]
     /// E.g. "org.freedesktop.DBus.Error.InvalidArgs" when the call failed with a D-Bus error.
     var errorName: String?
+    /// The error's text, when it failed.
+    var errorMessage: String?
 
-    var succeeded: Bool { command.succeeded && errorName == nil }
+    var succeeded: Bool { errorName == nil }
     var description: String {
-        errorName.map { "error \($0): \(command.stderr)" } ?? "reply \(values)"
+        errorName.map { "error \($0): \(errorMessage ?? "")" } ?? "reply \(values)"
     }
 }
 
@@ -19,7 +21,10 @@ struct BusError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Calls on the session bus through `dbus-send` (exact types) and `gdbus`.
+/// Calls on the session bus with the arguments written as dbus-send takes them ("string:x",
+/// "int64:5", "objpath:/x", "boolean:true", "variant:double:0.4", "array:objpath:/a,/b"), made
+/// in this process through the tests' one `BusClient` (no dbus-send spawned per call); the
+/// replies keep their exact types (`x` for mpris:length, `as` for xesam:artist, …).
 enum Bus {
     static let objectPath = "/org/mpris/MediaPlayer2"
     /// Aubade's own interfaces (org.aubade.AudioSession1, org.aubade.Queue1) live here.
@@ -29,29 +34,28 @@ enum Bus {
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
-    /// `dbus-send --session --print-reply --dest=DEST PATH MEMBER ARGS…`; `member` is
-    /// "interface.Method", arguments in dbus-send syntax ("string:x", "variant:double:0.4").
-    /// Without `path`, the object of the interface named (in `member`, or for Properties calls
-    /// in the first argument): Aubade's own interfaces on `/org/aubade/Player`, the rest on the
-    /// MPRIS object.
+    /// This process's client of its session bus (made at the first call, after the test's
+    /// session is up).
+    private static let shared = Result { try BusClient(destination: "org.mpris.MediaPlayer2.aubade", label: "aubade.tests.bus") }
+
+    /// `member` is "interface.Method"; `arguments` in dbus-send syntax. Without `path`, the
+    /// object of the interface named (in `member`, or for Properties calls in the first
+    /// argument): Aubade's own interfaces on `/org/aubade/Player`, the rest on the MPRIS object.
     static func call(_ member: String, _ arguments: [String] = [], destination: String = Daemon.busName,
-                     path: String? = nil, timeout: TimeInterval = 20) throws -> DBusReply {
+                     path: String? = nil, timeout: TimeInterval = 15, client: BusClient? = nil) throws -> DBusReply {
         let path = path ?? defaultPath(member: member, arguments: arguments)
-        let command = try Shell.run("dbus-send", ["--session", "--print-reply", "--reply-timeout=10000",
-                                                  "--dest=\(destination)", path, member] + arguments,
-                                    timeout: timeout)
-        guard command.succeeded else {
-            // "Error org.freedesktop.DBus.Error.UnknownMethod: …"
-            let firstLine = command.stderr.split(separator: "\n").first ?? ""
-            let words = firstLine.split(separator: " ")
-            let name = words.count > 1 && words[0] == "Error" ? String(words[1].dropLast(words[1].hasSuffix(":") ? 1 : 0)) : nil
-            return DBusReply(command: command, values: [], errorName: name ?? "(dbus-send failed: \(command))")
+        let dot = member.lastIndex(of: ".") ?? member.startIndex
+        let interface = String(member[..<dot])
+        let name = String(member[member.index(after: dot)...])
+        let values = try arguments.map(SendSyntax.value)
+        let (outcome, _) = try (client ?? shared.get()).call(path: path, interface: interface, member: name, values,
+                                                             destination: destination,
+                                                             timeoutMilliseconds: Int32(min(timeout, 600) * 1000))
+        switch outcome {
+        case .returned(let values): return DBusReply(values: values.map(DBusValue.init), errorName: nil)
+        case .error(let name, let message): return DBusReply(values: [], errorName: name, errorMessage: message)
+        case .noReply(let why): return DBusReply(values: [], errorName: DBusError.noReplyName, errorMessage: why)
         }
-        // First line: "method return time=… sender=… -> destination=… serial=… reply_serial=…".
-        let body = command.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
-            .joined(separator: "\n")
-        let values = try DBusValueParser.parseAll(body)
-        return DBusReply(command: command, values: values, errorName: nil)
     }
 
     static func defaultPath(member: String, arguments: [String]) -> String {

@@ -1,3 +1,4 @@
+import DBusKit
 import Foundation
 
 /// A D-Bus value as `dbus-send --print-reply` and `dbus-monitor` print it, with its wire type,
@@ -94,179 +95,94 @@ indirect enum DBusValue: Equatable, CustomStringConvertible {
     }
 }
 
-/// Parses the value lines of `dbus-send --print-reply` / `dbus-monitor` output.
-///
-/// The format (dbus/tools/dbus-print-message.c): `string "…"`, `object path "…"`, `int64 3`,
-/// `double 0.4`, `boolean true`, `variant <value>`, `array [ … ]`, `dict entry( k v )`,
-/// `struct { … }`, `array of bytes [ 00 01 ]` or `array of bytes "text"`. Strings are printed
-/// without escapes; one ends at a quote followed by a line end.
-struct DBusValueParser {
-    struct ParseError: Error, CustomStringConvertible {
+extension DBusValue {
+    /// The test's view of a DBusKit value: the same wire type, read as text and numbers.
+    init(_ value: DBusKit.DBusValue) {
+        switch value {
+        case .byte(let n): self = .integer("y", Int64(n))
+        case .boolean(let b): self = .boolean(b)
+        case .int16(let n): self = .integer("n", Int64(n))
+        case .uint16(let n): self = .integer("q", Int64(n))
+        case .int32(let n): self = .integer("i", Int64(n))
+        case .uint32(let n): self = .integer("u", Int64(n))
+        case .int64(let n): self = .integer("x", n)
+        case .uint64(let n): self = .integer("t", Int64(truncatingIfNeeded: n))
+        case .double(let d): self = .double(d)
+        case .string(let text): self = .string(text)
+        case .objectPath(let path): self = .objectPath(path)
+        case .signature(let text): self = .signature(text)
+        case .unixFD(let fd): self = .integer("h", Int64(fd))
+        case .array(_, let elements): self = .array(elements.map(DBusValue.init))
+        case .dictionary(_, _, let entries): self = .array(entries.map { .dictEntry(DBusValue($0.key), DBusValue($0.value)) })
+        case .structure(let fields): self = .structure(fields.map(DBusValue.init))
+        case .variant(let inner): self = .variant(DBusValue(inner))
+        }
+    }
+}
+
+/// Arguments written as dbus-send takes them: `TYPE:VALUE` with TYPE string, objpath, boolean,
+/// byte, int16, uint16, int32, uint32, int64, uint64, double; `variant:TYPE:VALUE`;
+/// `array:TYPE:V1,V2,…`; `dict:KTYPE:VTYPE:K1,V1,K2,V2,…`.
+enum SendSyntax {
+    struct Problem: Error, CustomStringConvertible {
         var description: String
     }
 
-    private let characters: [Character]
-    private var position = 0
-
-    /// All values in `text`; throws if the text is incomplete or not in this format.
-    static func parseAll(_ text: String) throws -> [DBusValue] {
-        var parser = DBusValueParser(characters: Array(text))
-        var values: [DBusValue] = []
-        while parser.skipSpace() {
-            values.append(try parser.value())
-        }
-        return values
-    }
-
-    private init(characters: [Character]) {
-        self.characters = characters
-    }
-
-    /// Skips white space; false at the end of the text.
-    private mutating func skipSpace() -> Bool {
-        while position < characters.count, characters[position].isWhitespace { position += 1 }
-        return position < characters.count
-    }
-
-    private mutating func word() throws -> String {
-        guard skipSpace() else { throw ParseError(description: "unexpected end of output") }
-        let start = position
-        while position < characters.count, !characters[position].isWhitespace { position += 1 }
-        return String(characters[start..<position])
-    }
-
-    private mutating func peekWord() -> String? {
-        let saved = position
-        defer { position = saved }
-        return try? word()
-    }
-
-    private mutating func expect(_ expected: String) throws {
-        let found = try word()
-        guard found == expected else { throw ParseError(description: "expected \(expected), found \(found)") }
-    }
-
-    private mutating func quoted() throws -> String {
-        guard skipSpace(), characters[position] == "\"" else {
-            throw ParseError(description: "expected a quoted string")
-        }
-        position += 1
-        let start = position
-        while position < characters.count {
-            if characters[position] == "\"", endsValue(after: position + 1) {
-                let text = String(characters[start..<position])
-                position += 1
-                return text
-            }
-            position += 1
-        }
-        throw ParseError(description: "unterminated string")
-    }
-
-    private static let valueStarts: Set<String> = [
-        "string", "object", "signature", "byte", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-        "double", "boolean", "variant", "array", "dict", "struct", "file", "]", ")", "}", "+",
-    ]
-
-    /// Whether a quote just before `index` closes the string: the text after it (past spaces
-    /// and line ends) is the end or the start of the next value or a closing bracket. A quote
-    /// inside the string (introspection XML has `"…"` at line ends) is followed by other text.
-    private func endsValue(after index: Int) -> Bool {
-        var next = index
-        guard next == characters.count || characters[next].isWhitespace else { return false }
-        while next < characters.count, characters[next].isWhitespace { next += 1 }
-        if next == characters.count { return true }
-        let start = next
-        while next < characters.count, !characters[next].isWhitespace { next += 1 }
-        return DBusValueParser.valueStarts.contains(String(characters[start..<next]))
-    }
-
-    private mutating func value() throws -> DBusValue {
-        let kind = try word()
-        switch kind {
-        case "string": return .string(try quoted())
-        case "signature": return .signature(try quoted())
-        case "object":
-            try expect("path")
-            return .objectPath(try quoted())
-        case "byte", "int16", "uint16", "int32", "uint32", "int64", "uint64":
-            let text = try word()
-            let code: Character = switch kind {
-            case "byte": "y"
-            case "int16": "n"
-            case "uint16": "q"
-            case "int32": "i"
-            case "uint32": "u"
-            case "int64": "x"
-            default: "t"
-            }
-            guard let number = Int64(text) ?? UInt64(text).map({ Int64(bitPattern: $0) }) else {
-                throw ParseError(description: "bad \(kind) \(text)")
-            }
-            return .integer(code, number)
-        case "double":
-            let text = try word()
-            guard let number = Double(text) else { throw ParseError(description: "bad double \(text)") }
-            return .double(number)
-        case "boolean":
-            return .boolean(try word() == "true")
-        case "variant":
-            return .variant(try value())
+    static func value(_ text: String) throws -> DBusKit.DBusValue {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2 else { throw Problem(description: "not TYPE:VALUE: \(text)") }
+        switch parts[0] {
+        case "variant": return .variant(try value(parts[1]))
         case "array":
-            if peekWord() == "of" {
-                try expect("of")
-                try expect("bytes")
-                return try bytes()
-            }
-            try expect("[")
-            var elements: [DBusValue] = []
-            while true {
-                if peekWord() == "]" {
-                    try expect("]")
-                    return .array(elements)
-                }
-                elements.append(try value())
-            }
+            let typed = parts[1].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard typed.count == 2 else { throw Problem(description: "array without TYPE: \(text)") }
+            let elements = typed[1].isEmpty ? [] : try typed[1].split(separator: ",", omittingEmptySubsequences: false)
+                .map { try basic(typed[0], String($0)) }
+            return .array(elementSignature: try signature(of: typed[0]), elements)
         case "dict":
-            try expect("entry(")
-            let key = try value()
-            let entryValue = try value()
-            try expect(")")
-            return .dictEntry(key, entryValue)
-        case "struct":
-            try expect("{")
-            var fields: [DBusValue] = []
-            while true {
-                if peekWord() == "}" {
-                    try expect("}")
-                    return .structure(fields)
-                }
-                fields.append(try value())
+            let typed = parts[1].split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard typed.count == 3 else { throw Problem(description: "dict without KTYPE:VTYPE: \(text)") }
+            let items = typed[2].isEmpty ? [] : typed[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard items.count % 2 == 0 else { throw Problem(description: "dict with an odd item count: \(text)") }
+            let entries = try stride(from: 0, to: items.count, by: 2).map {
+                (key: try basic(typed[0], items[$0]), value: try basic(typed[1], items[$0 + 1]))
             }
+            return .dictionary(keySignature: try signature(of: typed[0]), valueSignature: try signature(of: typed[1]), entries)
         default:
-            throw ParseError(description: "unknown value kind \(kind.debugDescription)")
+            return try basic(parts[0], parts[1])
         }
     }
 
-    /// `array of bytes [ 00 01 … ]` or `array of bytes "text" + 0x00`.
-    private mutating func bytes() throws -> DBusValue {
-        guard skipSpace() else { throw ParseError(description: "unexpected end of output") }
-        if characters[position] == "\"" {
-            let text = try quoted()
-            if peekWord() == "+" {
-                try expect("+")
-                _ = try word()
-            }
-            return .array(text.utf8.map { .integer("y", Int64($0)) })
+    private static func basic(_ type: String, _ text: String) throws -> DBusKit.DBusValue {
+        func number<T: FixedWidthInteger>(_: T.Type) throws -> T {
+            guard let value = T(text) else { throw Problem(description: "not a \(type): \(text)") }
+            return value
         }
-        try expect("[")
-        var elements: [DBusValue] = []
-        while let next = peekWord(), next != "]" {
-            _ = try word()
-            guard let byte = UInt8(next, radix: 16) else { throw ParseError(description: "bad byte \(next)") }
-            elements.append(.integer("y", Int64(byte)))
+        switch type {
+        case "string": return .string(text)
+        case "objpath": return .objectPath(text)
+        case "signature": return .signature(text)
+        case "boolean":
+            guard text == "true" || text == "false" else { throw Problem(description: "not a boolean: \(text)") }
+            return .boolean(text == "true")
+        case "byte": return .byte(try number(UInt8.self))
+        case "int16": return .int16(try number(Int16.self))
+        case "uint16": return .uint16(try number(UInt16.self))
+        case "int32": return .int32(try number(Int32.self))
+        case "uint32": return .uint32(try number(UInt32.self))
+        case "int64": return .int64(try number(Int64.self))
+        case "uint64": return .uint64(try number(UInt64.self))
+        case "double":
+            guard let value = Double(text) else { throw Problem(description: "not a double: \(text)") }
+            return .double(value)
+        default: throw Problem(description: "unknown type \(type)")
         }
-        try expect("]")
-        return .array(elements)
+    }
+
+    private static func signature(of type: String) throws -> String {
+        let codes = ["string": "s", "objpath": "o", "signature": "g", "boolean": "b", "byte": "y", "int16": "n",
+                     "uint16": "q", "int32": "i", "uint32": "u", "int64": "x", "uint64": "t", "double": "d"]
+        guard let code = codes[type] else { throw Problem(description: "unknown type \(type)") }
+        return code
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// Used from one thread; the load replies arrive on the client's queue (hence the lock).
 final class FuzzRun: @unchecked Sendable {
     let daemon: Daemon
-    let client: RawBusClient
+    let client: BusClient
     private let lock = NSLock()
     private var state = State()
 
@@ -30,7 +30,7 @@ final class FuzzRun: @unchecked Sendable {
         var reportedDeath = false
     }
 
-    init(daemon: Daemon, client: RawBusClient) {
+    init(daemon: Daemon, client: BusClient) {
         self.daemon = daemon
         self.client = client
     }
@@ -88,7 +88,7 @@ final class FuzzRun: @unchecked Sendable {
         return true
     }
 
-    private func record(_ call: HostileCall, _ outcome: RawBusClient.Outcome, _ seconds: Double, isLoad: Bool) {
+    private func record(_ call: HostileCall, _ outcome: BusClient.Outcome, _ seconds: Double, isLoad: Bool) {
         let running = daemon.isRunning
         lock.withLock {
             if isLoad { state.loadSeconds.append(seconds) } else { state.replySeconds.append(seconds) }

@@ -40,7 +40,7 @@ struct IntrospectedTree {
     }
 
     /// Introspects `/` and every child node, breadth first (at most `limit` nodes).
-    static func walk(_ client: RawBusClient, limit: Int = 64) throws -> IntrospectedTree {
+    static func walk(_ client: BusClient, limit: Int = 64) throws -> IntrospectedTree {
         var objects: [Object] = []
         var pending = ["/"]
         while let path = pending.first, objects.count < limit {

@@ -43,8 +43,9 @@ extension Bus {
         try call("\(trackListInterface).\(method)", arguments)
     }
 
-    static func playlists(_ method: String, _ arguments: [String] = []) throws -> DBusReply {
-        try call("\(playlistsInterface).\(method)", arguments)
+    /// ActivatePlaylist loads files: it may take as long as AddTrack does.
+    static func playlists(_ method: String, _ arguments: [String] = [], timeout: TimeInterval = 60) throws -> DBusReply {
+        try call("\(playlistsInterface).\(method)", arguments, timeout: timeout)
     }
 
     /// GetPlaylists(u, u, s, b) → a(oss), as (path, name, icon).

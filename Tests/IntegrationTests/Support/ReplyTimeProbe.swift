@@ -17,7 +17,7 @@ final class ReplyTimeProbe: @unchecked Sendable {
 
     let interval: TimeInterval
     let timeout: TimeInterval
-    private let client: NativeBusClient
+    private let client: BusClient
     private let lock = NSLock()
     private var samples: [Sample] = []
     private var running = false
@@ -36,7 +36,7 @@ final class ReplyTimeProbe: @unchecked Sendable {
         self.interval = interval
         self.timeout = timeout
         self.calls = calls
-        client = try NativeBusClient(label: "aubade.tests.reply-time-probe")
+        client = try BusClient(label: "aubade.tests.reply-time-probe")
     }
 
     /// Starts polling on a thread of its own.
@@ -125,7 +125,7 @@ struct ReplyTimes: CustomStringConvertible {
     }
 }
 
-extension NativeBusClient {
+extension BusClient {
     /// Properties.Get with a reply timeout (ms), timed.
     func get(_ interface: String, _ property: String, timeout: Int32) throws -> (value: DBusKit.DBusValue?, seconds: Double) {
         let (values, seconds) = try call("org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(property)],

@@ -43,6 +43,14 @@ enum AudioSession {
             setenv(String(line[..<equals]), String(line[line.index(after: equals)...]), 1)
         }
         keepAlive = (session, stdin.fileHandleForWriting)
+        // At the end of the process, the session ends first and is waited for, so nothing of
+        // it (its folder in TMPDIR) outlives the test process. A crash ends it all the same,
+        // through the pipe, only not waited for.
+        atexit {
+            guard let (session, stdin) = AudioSession.keepAlive else { return }
+            try? stdin.close()
+            if session.waitForExit(timeout: 10) == nil { session.stop(grace: 3) }
+        }
     }
 
     struct SessionMissing: Error, CustomStringConvertible {

@@ -1,23 +1,33 @@
+import DBusKit
 import Foundation
 
-/// One message as `dbus-monitor` prints it: a header line, then the arguments.
+/// One signal as the monitor received it, with its arguments as the tests read them.
 struct MonitoredMessage: CustomStringConvertible {
-    var header: String
+    /// Always "signal" (the monitor watches signals only).
+    var kind: String { "signal" }
+    var member: String?
+    var interface: String?
+    var path: String?
+    var sender: String?
     var arguments: [DBusValue]
+    /// When it arrived (seconds since 1970, as `Date().timeIntervalSince1970`).
+    var time: Double?
 
-    /// "signal", "method call", "method return", "error".
-    var kind: String {
-        header.components(separatedBy: " time=").first ?? header
+    init(_ received: BusClient.Received) {
+        self.init(received.message)
+        time = received.wall
     }
-    var member: String? { field("member") }
-    var interface: String? { field("interface") }
-    var path: String? { field("path") }
-    var sender: String? { field("sender") }
-    /// When dbus-monitor saw it (seconds since 1970, microsecond resolution).
-    var time: Double? { field("time").flatMap(Double.init) }
+
+    init(_ message: Message) {
+        member = message.member
+        interface = message.interface
+        path = message.path
+        sender = message.sender
+        arguments = ((try? message.arguments()) ?? []).map(DBusValue.init)
+    }
 
     var isPropertiesChanged: Bool {
-        kind == "signal" && interface == Bus.propertiesInterface && member == "PropertiesChanged"
+        interface == Bus.propertiesInterface && member == "PropertiesChanged"
     }
 
     /// For PropertiesChanged: the interface whose properties changed.
@@ -33,81 +43,39 @@ struct MonitoredMessage: CustomStringConvertible {
         return arguments[2].strings ?? []
     }
 
-    /// "path=/org/mpris/MediaPlayer2;" → "/org/mpris/MediaPlayer2"
-    private func field(_ name: String) -> String? {
-        for word in header.split(separator: " ") where word.hasPrefix("\(name)=") {
-            var value = word.dropFirst(name.count + 1)
-            if value.hasSuffix(";") { value = value.dropLast() }
-            return String(value)
-        }
-        return nil
+    var description: String {
+        "signal sender=\(sender ?? "?") path=\(path ?? "?") interface=\(interface ?? "?") member=\(member ?? "?") \(arguments)"
     }
-
-    var description: String { "\(header) \(arguments)" }
 }
 
-/// `dbus-monitor --session RULE…` running in the background, its output parsed into messages.
-///
-/// Ready when `start` returns: it emits a sentinel signal until the monitor prints it, so no
-/// signal sent afterwards can be missed.
+/// The signals matching some rules, collected in this process (the tests' `BusClient`, its own
+/// connection): ready when `init` returns, since the bus has the rules by then, so no signal
+/// sent afterwards is missed. Waits wake on each arrival.
 final class SignalMonitor {
-    private let process: Subprocess
-    private static let sentinelPath = "/org/aubade/IntegrationTests/Sentinel"
+    private let client: BusClient
 
-    /// Watches the signals sent by `sender` (a unique name; the bus matches well-known names only
-    /// for ordinary match rules, not reliably for monitors).
+    /// Watches the signals sent by `sender` (a unique name).
     convenience init(sender: String) throws {
         try self.init(rules: ["type='signal',sender='\(sender)'"])
     }
 
-    /// Watches the signals matching `rules` (dbus-monitor match rules), from whoever sends
-    /// them: for signals sent before the sender's unique name is known (a daemon starting up).
-    init(rules matchRules: [String]) throws {
-        let rules = matchRules + ["type='signal',path='\(SignalMonitor.sentinelPath)'"]
-        process = try Subprocess("dbus-monitor", ["--session"] + rules)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while Date() < deadline {
-            _ = try Shell.run("dbus-send", ["--session", "--type=signal", SignalMonitor.sentinelPath,
-                                            "org.aubade.IntegrationTests.Ready"])
-            if process.stdout.waitForLine(containing: "member=Ready", timeout: 0.2) != nil { return }
-            if !process.isRunning { break }
-        }
-        process.stop()
-        throw BusError("dbus-monitor did not start: \(process.stderr.text)")
+    /// Watches the signals matching `rules` (match rules), from whoever sends them: for signals
+    /// sent before the sender's unique name is known (a daemon starting up).
+    init(rules: [String]) throws {
+        client = try BusClient(label: "aubade.tests.monitor")
+        for rule in rules { try client.watchSignals(matching: rule) }
     }
 
-    /// Every complete message so far (the sentinels left out).
-    var messages: [MonitoredMessage] {
-        SignalMonitor.parse(process.stdout.lines).filter { $0.path != SignalMonitor.sentinelPath }
-    }
+    /// Every signal so far, oldest first.
+    var messages: [MonitoredMessage] { client.received.map(MonitoredMessage.init) }
 
     /// A position in the stream of messages: later waits look only at what comes after it.
-    var mark: Int { messages.count }
+    var mark: Int { client.signalMark }
 
     /// Waits for a message after `mark` that satisfies `predicate`.
     func waitForMessage(after mark: Int = 0, timeout: TimeInterval = 5,
                         where predicate: (MonitoredMessage) -> Bool) -> MonitoredMessage? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var seenLines = -1
-        while true {
-            let all = messages
-            if all.count > mark, let index = all[mark...].firstIndex(where: predicate) {
-                guard index == all.count - 1 else { return all[index] }
-                // The last message may still be missing body lines (dbus-monitor writes the
-                // header first): give the rest of it a moment to arrive, then read it again.
-                _ = process.stdout.waitForLine(from: process.stdout.lines.count, timeout: 0.05) { _ in true }
-                let again = messages
-                if again.count > index, predicate(again[index]) { return again[index] }
-                continue
-            }
-            if Date() >= deadline || !process.isRunning { return nil }
-            // Sleep until more output arrives (or 50 ms, to catch a message completed by a chunk).
-            let lineCount = process.stdout.lines.count
-            if lineCount == seenLines {
-                _ = process.stdout.waitForLine(from: lineCount, timeout: 0.05) { _ in true }
-            }
-            seenLines = lineCount
-        }
+        client.waitForReceived(after: mark, timeout: timeout) { predicate(MonitoredMessage($0)) }.map(MonitoredMessage.init)
     }
 
     /// Waits for PropertiesChanged on the Player interface carrying `property`; returns its value.
@@ -118,39 +86,6 @@ final class SignalMonitor {
         }?.changedProperties[property]
     }
 
-    func stop() {
-        process.stop(grace: 1)
-    }
-
-    deinit {
-        process.stop(grace: 1)
-    }
-
-    /// Splits dbus-monitor's output into messages: a header line starts at column 0, arguments
-    /// are indented. The last message is dropped while its arguments are incomplete.
-    static func parse(_ lines: [String]) -> [MonitoredMessage] {
-        var groups: [(header: String, body: [String])] = []
-        for line in lines {
-            if let first = line.first, !first.isWhitespace {
-                groups.append((line, []))
-            } else if !groups.isEmpty {
-                groups[groups.count - 1].body.append(line)
-            }
-        }
-        var result: [MonitoredMessage] = []
-        for (index, group) in groups.enumerated() {
-            guard group.header.hasPrefix("signal") || group.header.hasPrefix("method")
-                || group.header.hasPrefix("error") else { continue }
-            do {
-                let arguments = try DBusValueParser.parseAll(group.body.joined(separator: "\n"))
-                result.append(MonitoredMessage(header: group.header, arguments: arguments))
-            } catch {
-                // Only the last message can be incomplete (still arriving); others are kept raw.
-                if index != groups.count - 1 {
-                    result.append(MonitoredMessage(header: group.header, arguments: []))
-                }
-            }
-        }
-        return result
-    }
+    /// Stops collecting (the connection closes with the monitor).
+    func stop() {}
 }

@@ -17,7 +17,7 @@ final class StandInBluetooth {
     private let mock: Subprocess
     private var proxy: Subprocess?
     /// A client of the stand-in system bus: bluetoothd's side of the conversation.
-    let client: RawBusClient
+    let client: BusClient
 
     static let adapterPath = "/org/bluez/hci0"
     static let mediaInterface = "org.bluez.Media1"
@@ -29,7 +29,7 @@ final class StandInBluetooth {
         do {
             mock = try Subprocess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "bluez5"],
                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
-            client = try RawBusClient(destination: "org.bluez", label: "aubade.tests.bluetoothd", bus: .address(address))
+            client = try BusClient(destination: "org.bluez", label: "aubade.tests.bluetoothd", bus: .address(address))
         } catch {
             mock?.stop(grace: 1)
             bus.stop(grace: 1)

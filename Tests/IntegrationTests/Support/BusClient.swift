@@ -2,14 +2,17 @@ import DBusKit
 import Dispatch
 import Foundation
 
-/// A session-bus client in this process (DBusKit) that sends any call at all: any destination,
-/// path, interface (or none), member and arguments, including `h` (file descriptors) and
-/// signatures the callee does not expect. For the hostile-client tests and benchmark, where
-/// spawning busctl per call would take minutes for thousands of calls.
+/// The tests' bus client, in this process (DBusKit): the one they call the daemon, the guard,
+/// the stand-in bluetoothd and the bus daemon with, and watch signals with. It sends any call at
+/// all (any destination, path, interface or none, member and arguments, including `h` and
+/// signatures the callee does not expect: the hostile-client tests), times each call, calls
+/// without waiting (an AddTrack still loading while other calls go on), or sends without
+/// expecting a reply (mpris-proxy never sends one for an empty reply). No process is spawned per
+/// call: thousands of calls take seconds.
 ///
-/// Every call waits for its answer (up to a timeout), so each reply belongs to one call and
-/// its round trip is measured alone. Own connection, own queue; use it from one thread.
-final class RawBusClient: @unchecked Sendable {
+/// Own connection, own queue; a blocking call waits for its own reply, so each reply belongs to
+/// one call and its round trip is measured alone. Use one client per concurrent caller.
+final class BusClient: @unchecked Sendable {
     /// How a call ended.
     enum Outcome: CustomStringConvertible {
         /// A method return, with its arguments.
@@ -146,64 +149,159 @@ final class RawBusClient: @unchecked Sendable {
                  timeoutMilliseconds: timeoutMilliseconds).outcome
     }
 
+    /// A signal as it arrived: the message, and when (monotonic, and wall-clock seconds since 1970).
+    struct Received {
+        var message: Message
+        var at: DispatchTime
+        var wall: Double
+    }
+
     /// The signals received since `watchSignals`, oldest first.
-    var signals: [Message] { queue.sync { receivedSignals } }
-    private var receivedSignals: [Message] = []  // touched only on `queue`
+    var signals: [Message] { received.map(\.message) }
+    var received: [Received] { signalsArrived.withLock { receivedSignals } }
+    private var receivedSignals: [Received] = []  // under `signalsArrived`
+    private let signalsArrived = NSCondition()
 
     /// Starts collecting the signals that match `rule` (an AddMatch rule), e.g. the daemon's.
     /// Returns once the bus has the rule, so no signal sent afterwards is missed.
     func watchSignals(matching rule: String) throws {
         let connection = self.connection
         let failure = queue.sync { () -> DBusError? in
-            connection.onSignal = { [weak self] message in self?.receivedSignals.append(message) }
+            connection.onSignal = { [weak self] message in self?.arrived(message) }
             do throws(DBusError) { try connection.addMatch(rule) } catch { return error }
             return nil
         }
         if let failure { throw failure }
     }
 
-    /// Waits up to `timeout` for a signal that satisfies `condition`.
-    func waitForSignal(timeout: TimeInterval = 5, _ condition: (Message) -> Bool) -> Message? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        repeat {
-            if let found = signals.first(where: condition) { return found }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < deadline
-        return nil
+    private func arrived(_ message: Message) {
+        let received = Received(message: message, at: .now(), wall: Date().timeIntervalSince1970)
+        signalsArrived.withLock {
+            receivedSignals.append(received)
+            signalsArrived.broadcast()
+        }
     }
 
-    /// Properties.Get on the MPRIS object; the value without its variant, or nil on an error.
+    /// Waits up to `timeout` for a signal after the first `index` that satisfies `condition`:
+    /// woken by each arrival, no polling.
+    func waitForReceived(after index: Int = 0, timeout: TimeInterval = 5, _ condition: (Message) -> Bool) -> Received? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        signalsArrived.lock()
+        defer { signalsArrived.unlock() }
+        var next = index
+        while true {
+            while next < receivedSignals.count {
+                if condition(receivedSignals[next].message) { return receivedSignals[next] }
+                next += 1
+            }
+            if !signalsArrived.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// Waits up to `timeout` for a signal that satisfies `condition`.
+    func waitForSignal(after index: Int = 0, timeout: TimeInterval = 5, _ condition: (Message) -> Bool) -> Message? {
+        waitForReceived(after: index, timeout: timeout, condition)?.message
+    }
+
+    /// How many signals arrived so far: a mark for `waitForSignal(after:)`.
+    var signalMark: Int { signalsArrived.withLock { receivedSignals.count } }
+
+    /// Properties.Get on the object that carries `interface`; the value without its variant, or
+    /// nil on an error.
     func property(_ interface: String, _ name: String) throws -> DBusKit.DBusValue? {
-        let (outcome, _) = try call(path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties",
+        let (outcome, _) = try call(path: Self.path(of: interface), interface: "org.freedesktop.DBus.Properties",
                                     member: "Get", [.string(interface), .string(name)])
         guard case .returned(let values) = outcome else { return nil }
         return values.first?.unwrapped
     }
+
+    /// The daemon's object that carries `interface`: Aubade's own interfaces live on
+    /// /org/aubade/Player, MPRIS's on /org/mpris/MediaPlayer2.
+    static func path(of interface: String) -> String {
+        interface.hasPrefix("org.aubade.") ? "/org/aubade/Player" : "/org/mpris/MediaPlayer2"
+    }
 }
 
-/// What /proc says about a process: open descriptors and resident memory.
-enum ProcessFacts {
-    /// The number of open file descriptors (entries of /proc/PID/fd).
-    static func openDescriptors(of pid: Int32) throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+/// Calls by interface, on the object that carries it, thrown errors: what most tests want.
+extension BusClient {
+    private func message(_ interface: String, _ member: String,
+                         _ arguments: [DBusKit.DBusValue]) throws -> Message {
+        // Aubade's own interfaces are on their own object; Properties calls go where the
+        // interface they name lives.
+        var named = interface
+        if interface == "org.freedesktop.DBus.Properties", case .string(let target)? = arguments.first { named = target }
+        return try Message.methodCall(destination: destination, path: Self.path(of: named),
+                                      interface: interface, member: member, arguments: arguments)
     }
 
-    /// What the open descriptors are (the targets of /proc/PID/fd/N), for a failure message.
-    static func descriptorTargets(of pid: Int32) -> [String] {
-        let folder = "/proc/\(pid)/fd"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { name in
-            "\(name) → " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")) ?? "?")
+    /// Calls and waits; returns the reply's arguments and the round trip in seconds.
+    /// An error reply is thrown (as DBusKit's `DBusError`, with its D-Bus name).
+    func call(_ interface: String, _ member: String, _ arguments: [DBusKit.DBusValue] = [],
+              timeoutMilliseconds: Int32 = 120_000) throws -> (values: [DBusKit.DBusValue], seconds: Double) {
+        let connection = self.connection
+        let call = try message(interface, member, arguments)
+        let result = queue.sync { () -> Result<([DBusKit.DBusValue], Double), DBusError> in
+            do throws(DBusError) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let reply = try connection.callBlocking(call, timeoutMilliseconds: timeoutMilliseconds)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                if let error = reply.carriedError { throw error }
+                return .success((try reply.arguments(), seconds))
+            } catch {
+                return .failure(error)
+            }
         }
+        let (values, seconds) = try result.get()
+        return (values, seconds)
     }
 
-    /// VmRSS in KiB (/proc/PID/status).
-    static func residentKilobytes(of pid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else {
-            throw DaemonError("no VmRSS in /proc/\(pid)/status")
+    /// Sends a call and returns at once; `completion` runs (on this client's queue) with the
+    /// outcome and the round trip in seconds.
+    func callAsync(_ interface: String, _ member: String, _ arguments: [DBusKit.DBusValue] = [],
+                   timeoutMilliseconds: Int32 = 300_000,
+                   completion: @escaping @Sendable (Result<[DBusKit.DBusValue], DBusError>, Double) -> Void) throws {
+        let connection = self.connection
+        let call = try message(interface, member, arguments)
+        let sent = queue.sync { () -> DBusError? in
+            let start = DispatchTime.now().uptimeNanoseconds
+            do throws(DBusError) {
+                try connection.call(call, timeoutMilliseconds: timeoutMilliseconds) { result in
+                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    completion(result.flatMap { reply -> Result<[DBusKit.DBusValue], DBusError> in
+                        if let error = reply.carriedError { return .failure(error) }
+                        do throws(DBusError) { return .success(try reply.arguments()) } catch { return .failure(error) }
+                    }, seconds)
+                }
+                connection.flush()
+                return nil
+            } catch {
+                return error
+            }
         }
-        return kilobytes
+        if let sent { throw sent }
+    }
+
+    /// Properties.Get, timed.
+    func get(_ interface: String, _ property: String) throws -> (value: DBusKit.DBusValue?, seconds: Double) {
+        let (values, seconds) = try call("org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(property)])
+        return (values.first?.unwrapped, seconds)
+    }
+}
+
+/// Medians and percentiles of timings.
+struct Timings: CustomStringConvertible {
+    var seconds: [Double]
+
+    var sorted: [Double] { seconds.sorted() }
+    func percentile(_ fraction: Double) -> Double {
+        let ordered = sorted
+        guard !ordered.isEmpty else { return .nan }
+        return ordered[min(ordered.count - 1, Int((Double(ordered.count - 1) * fraction).rounded()))]
+    }
+    var median: Double { percentile(0.5) }
+    var max: Double { seconds.max() ?? .nan }
+    var description: String {
+        String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms over %d", median * 1000, percentile(0.99) * 1000,
+               max * 1000, seconds.count)
     }
 }

@@ -10,7 +10,7 @@
 ///   `bap-sink`, `off`; early 0.3 releases said `hsp_hs`, `hfp_hf`, `hsp_ag`, `hfp_ag`.
 ///
 /// Names are compared lower-cased with `_` read as `-`, so both spellings are one.
-public enum BluetoothProfile {
+public enum BluetoothProfile: Sendable {
     /// A call profile (HSP/HFP, either side): a narrow-band link for a phone call. Music played
     /// through it sounds like a phone.
     public static func isCall(_ profile: String) -> Bool {

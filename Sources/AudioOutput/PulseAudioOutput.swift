@@ -1,73 +1,74 @@
 import PulseKit
 public import PlayerCore
 
-/// The daemon's audio output: one PulseAudio connection and one `media.role=music` playback
-/// stream, played gaplessly from `PCMSource`s, reporting what happens as `OutputEvent`s.
+/// The PulseAudio output: one `media.role=music` playback stream on the shared sound-server
+/// connection, played gaplessly from `PCMSource`s, reporting what happens as `OutputEvent`s.
 ///
 /// Every method may be called from any thread: each takes the PulseAudio mainloop lock.
-/// `events` runs on the output's own thread (see the thread notes in OutputEngine.swift);
+/// `events` runs on the connection's thread (see the thread notes in OutputEngine.swift);
 /// the app hops to its own queue there. Do not call `shutdown()` from inside `events`.
-public final class PlaybackOutput: @unchecked Sendable {
+public final class PulseAudioOutput: AudioSink, @unchecked Sendable {
     // @unchecked Sendable: `engine` and all PulseAudio objects are used only with the
-    // mainloop lock held; `mainloop` itself is thread-safe; `loopError` is immutable.
-    private let mainloop: ThreadedMainloop?
+    // mainloop lock held; `connection` is thread-safe.
+    /// The connection it plays on (and whose observer reports the server's facts).
+    public let connection: SoundServerConnection
     private let engine: OutputEngine?
-    private let loopError: String?
+    /// Made by the convenience initialisers: shut down with the output.
+    private let ownsConnection: Bool
 
-    /// Starts the PulseAudio thread but connects lazily (on `connect()` or the first `play`).
+    /// Plays on `connection` (connecting it lazily, on `connect()` or the first `play`). Each
+    /// event carries its `PlaySerial`: the app compares it with what its last `play`/`restart`/
+    /// `stop` returned to drop the events of replaced runs.
+    public init(connection: SoundServerConnection, identity: StreamIdentity,
+                serialEvents events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
+        self.connection = connection
+        self.ownsConnection = false
+        self.engine = Self.attach(to: connection, identity: identity, events: events)
+    }
+
+    /// A connection of its own, whose facts nobody is told of (`connection.facts` reads them).
     public convenience init(identity: StreamIdentity, events: @escaping @Sendable (OutputEvent) -> Void) {
         self.init(identity: identity, serialEvents: { event, _ in events(event) })
     }
 
-    /// As `init(identity:events:)`, with each event's `PlaySerial`: the app compares it with
-    /// what its last `play`/`restart`/`stop` returned to drop the events of replaced runs.
-    public init(identity: StreamIdentity, serialEvents events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
-        do throws(PulseError) {
-            let mainloop = try ThreadedMainloop()
-            let engine = OutputEngine(mainloop: mainloop, identity: identity, events: events)
-            try mainloop.withLock { () throws(PulseError) in try engine.setUpTimers() }
-            try mainloop.start(threadName: "aubade-pulse")
-            self.mainloop = mainloop
-            self.engine = engine
-            self.loopError = nil
-        } catch {
-            // Out of memory or descriptors: keep a dead output whose connect() reports why.
-            self.mainloop = nil
-            self.engine = nil
-            self.loopError = error.description
-        }
+    public convenience init(identity: StreamIdentity, serialEvents events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
+        self.init(ownConnection: SoundServerConnection(identity: identity) { _ in }, identity: identity, events: events)
+    }
+
+    /// A connection of its own whose facts go to `soundServerEvents` (shut down with the output).
+    public convenience init(identity: StreamIdentity, soundServerEvents: @escaping @Sendable (SoundServerEvent) -> Void,
+                            events: @escaping @Sendable (OutputEvent) -> Void) {
+        self.init(ownConnection: SoundServerConnection(identity: identity, events: soundServerEvents), identity: identity,
+                  events: { event, _ in events(event) })
+    }
+
+    private init(ownConnection connection: SoundServerConnection, identity: StreamIdentity,
+                 events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) {
+        self.connection = connection
+        self.ownsConnection = true
+        self.engine = Self.attach(to: connection, identity: identity, events: events)
+    }
+
+    private static func attach(to connection: SoundServerConnection, identity: StreamIdentity,
+                               events: @escaping @Sendable (OutputEvent, PlaySerial) -> Void) -> OutputEngine? {
+        connection.withLink { link -> OutputEngine? in
+            let engine = OutputEngine(link: link, identity: identity, events: events)
+            do throws(PulseError) {
+                try engine.setUpTimers()
+            } catch {
+                return nil  // out of memory: a dead output, like a dead connection
+            }
+            link.playback = engine
+            return engine
+        } ?? nil
     }
 
     deinit { shutdown() }
 
-    /// Connects and waits until the server answers. Throws if no server can be reached (no
-    /// autospawn): the app logs and retries later. After success, a lost connection is retried
-    /// every second (`serverLost` … `serverConnected`).
+    /// Connects and waits until the server answers (see `SoundServerConnection.connect()`).
     public func connect() throws(OutputError) {
-        guard let mainloop, let engine else { throw .unavailable(loopError ?? "no mainloop") }
-        let failure: String? = mainloop.withLock {
-            guard !engine.isShutDown else { return "shut down" }
-            if engine.isReady { return nil }
-            do throws(PulseError) {
-                try engine.startConnecting()
-            } catch {
-                return error.message
-            }
-            // Inside an events handler we cannot wait for our own thread: report progress later.
-            if mainloop.isInLoopThread {
-                engine.wantsConnection = true
-                return nil
-            }
-            while let state = engine.context?.state, !state.isFinal, state != .ready {
-                mainloop.wait()  // signalled by every context state change
-            }
-            guard let context = engine.context, context.state == .ready else {
-                return engine.context?.lastError("pa_context_connect").message ?? "connection failed"
-            }
-            engine.wantsConnection = true
-            return nil
-        }
-        if let failure { throw .serverUnreachable(failure) }
+        guard engine != nil else { throw .unavailable("no PulseAudio output") }
+        try connection.connect()
     }
 
     /// Flushes whatever is queued and plays `source` for `entry` from its current read
@@ -145,6 +146,9 @@ public final class PlaybackOutput: @unchecked Sendable {
     /// server (`serverLost` once, then `serverConnected`). For a start without a server.
     public func connectInBackground() { withEngine { $0.connectLazily() } }
 
+    /// PulseAudio's own stream volume does the work: the samples stay as they are.
+    public var appliesVolumeToSamples: Bool { false }
+
     /// Sets the stream's (sink input's) volume: `volume * PA_VOLUME_NORM`, clamped at 0.
     /// Applied to the next stream when none exists yet.
     public func setVolume(_ volume: Double) {
@@ -157,26 +161,29 @@ public final class PlaybackOutput: @unchecked Sendable {
     /// The name of the sink our stream plays on; nil without a ready stream.
     public var sinkName: String? { withEngine { $0.stream?.deviceName } ?? nil }
 
-    /// The facts last reported in `soundServerChanged`; nil while not connected.
-    public var soundServerFacts: SoundServerFacts? { withEngine { $0.observer?.lastReported } ?? nil }
+    /// The facts the connection last reported; nil while not connected.
+    public var soundServerFacts: SoundServerFacts? { connection.facts }
 
     /// Whether the server connection is ready.
-    public var isConnected: Bool { withEngine { $0.isReady } ?? false }
+    public var isConnected: Bool { connection.isConnected }
 
-    /// Disconnects everything and stops the PulseAudio thread. Idempotent; not from `events`.
+    /// See `SoundServerConnection.switchCardProfile`.
+    public func switchCardProfile(card: String, profile: String) {
+        connection.switchCardProfile(card: card, profile: profile)
+    }
+
+    /// Releases the stream; a connection of its own is shut down too (the PulseAudio thread
+    /// stops). Idempotent; not from `events`.
     public func shutdown() {
-        guard let mainloop, let engine else { return }
-        let alreadyDown = mainloop.withLock {
-            defer { engine.shutDown() }
-            return engine.isShutDown
-        }
-        if !alreadyDown { mainloop.stop() }
+        guard let engine, let mainloop = connection.mainloop else { return }
+        mainloop.withLock { engine.shutDown() }
+        if ownsConnection { connection.shutdown() }
     }
 
     func withEngine<T>(_ body: (OutputEngine) -> T) -> T? {
-        guard let mainloop, let engine else { return nil }
+        guard let engine, let mainloop = connection.mainloop else { return nil }
         return mainloop.withLock {
-            engine.isShutDown ? nil : body(engine)
+            engine.isShutDown || engine.link.isShutDown ? nil : body(engine)
         }
     }
 }

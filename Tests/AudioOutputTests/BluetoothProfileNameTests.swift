@@ -1,4 +1,5 @@
-@testable import PlayerCore
+@testable import AudioOutput
+import PlayerCore
 import Testing
 
 /// The one list of Bluetooth call profiles, against the names PulseAudio and PipeWire use
@@ -36,60 +37,36 @@ import Testing
         #expect(BluetoothProfile.musicProfile(among: ["headset_head_unit", "a2dp_source", "off"]) == nil)
     }
 
-    private func headset(profile: String, profiles: [String], bus: String? = "bluetooth", api: String? = "bluez") -> SinkFacts {
-        var sink = SinkFacts(name: "bluez_output.00_1B_66_AA_BB_CC.1", description: "WH-1000XM4", formFactor: "headset",
-                             bus: bus, api: api, cardProfile: profile)
-        sink.cardName = "bluez_card.00_1B_66_AA_BB_CC"
-        sink.cardProfiles = profiles
-        return sink
-    }
-
-    private func switchedProfile(_ sink: SinkFacts) -> String? {
-        var player = Player(tracks: 1)
-        let laptop = SinkFacts(name: "alsa_output.pci", description: "Speakers", formFactor: "internal")
-        player.send(.soundServerChanged(SoundServerFacts(sinks: [laptop, sink], defaultSinkName: sink.name, ourSinkName: sink.name)), at: 0)
-        for effect in player.send(.play, at: 1) {
-            if case .output(.switchCardProfile(_, let profile)) = effect { return profile }
+    /// Every call profile the route calls HFP is also the one whose description asks for the
+    /// switch, with the profile to switch to, on both servers.
+    @Test func whatIsClassedHFPIsDescribedForTheSwitch() {
+        func headset(profile: String, profiles: [String], bus: String? = "bluetooth", api: String? = "bluez") -> SinkReading {
+            var sink = SinkReading(name: "bluez_output.00_1B_66_AA_BB_CC.1", description: "WH-1000XM4", formFactor: "headset",
+                                   bus: bus, api: api, cardProfile: profile)
+            sink.cardName = "bluez_card.00_1B_66_AA_BB_CC"
+            sink.cardProfiles = profiles
+            return sink
         }
-        return nil
-    }
-
-    /// Every call profile the route calls HFP is also switched to A2DP, on both servers.
-    @Test func whatIsClassedHFPIsSwitched() {
         let pipeWire = ["a2dp-sink", "a2dp-sink-sbc", "headset-head-unit-cvsd", "headset-head-unit", "off"]
         for profile in ["headset-head-unit-cvsd", "headset-head-unit-msbc", "headset-head-unit"] {
             let sink = headset(profile: profile, profiles: pipeWire, bus: nil)
-            #expect(PortType(sink: sink) == .bluetoothHFP, "\(profile)")
-            #expect(switchedProfile(sink) == "a2dp-sink", "\(profile)")
+            #expect(PortType(reading: sink) == .bluetoothHFP, "\(profile)")
+            #expect(sink.described.bluetooth == BluetoothFacts(profile: profile, isCallProfile: true, musicProfile: "a2dp-sink"))
         }
         let pulseAudio = ["a2dp_source", "a2dp_sink", "headset_head_unit", "handsfree_head_unit", "off"]
         for profile in ["headset_head_unit", "handsfree_head_unit"] {
             let sink = headset(profile: profile, profiles: pulseAudio)
-            #expect(PortType(sink: sink) == .bluetoothHFP, "\(profile)")
-            #expect(switchedProfile(sink) == "a2dp_sink", "\(profile)")
+            #expect(PortType(reading: sink) == .bluetoothHFP, "\(profile)")
+            #expect(sink.described.bluetooth?.musicProfile == "a2dp_sink", "\(profile)")
+            #expect(sink.described.cardName == "bluez_card.00_1B_66_AA_BB_CC")
         }
-        // Already in A2DP: nothing to do.
         let music = headset(profile: "a2dp-sink", profiles: pipeWire, bus: nil)
-        #expect(PortType(sink: music) == .bluetoothA2DP)
-        #expect(switchedProfile(music) == nil)
-    }
-}
-
-/// SIGHUP turning the sleep inhibitor on or off while playing takes effect at once.
-@Suite struct LivePolicyTests {
-    @Test func theInhibitorFollowsThePolicyWhilePlaying() {
-        var player = Player(tracks: 1)
-        var policy = AudioSessionPolicy()
-        policy.inhibitSleepWhilePlaying = true
-        player.send(.setPolicy(policy))
-        #expect(player.send(.play, at: 1).contains(.keepAwake(true)))
-        policy.inhibitSleepWhilePlaying = false
-        #expect(player.send(.setPolicy(policy), at: 2) == [.keepAwake(false)])
-        policy.inhibitSleepWhilePlaying = true
-        #expect(player.send(.setPolicy(policy), at: 3) == [.keepAwake(true)])
-        #expect(player.send(.setPolicy(policy), at: 4) == [])
-        player.send(.pause, at: 5)
-        policy.inhibitSleepWhilePlaying = false
-        #expect(player.send(.setPolicy(policy), at: 6) == [])
+        #expect(PortType(reading: music) == .bluetoothA2DP)
+        #expect(music.described.bluetooth?.isCallProfile == false)
+        // Not Bluetooth: no Bluetooth description, whatever its card says.
+        var laptop = SinkReading(name: "alsa_output.pci", description: "Speakers", formFactor: "internal", bus: "pci",
+                                 api: "alsa", cardProfile: "output:analog-stereo")
+        laptop.cardName = "alsa_card.pci"
+        #expect(laptop.described.bluetooth == nil)
     }
 }

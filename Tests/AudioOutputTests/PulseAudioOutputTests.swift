@@ -1,11 +1,12 @@
+import TestSupport
 import Foundation
 import Handoff
 import XCTest
 @testable import AudioOutput
 import PlayerCore
 
-/// PlaybackOutput against a real PulseAudio (a private one unless PULSE_SERVER is set).
-final class PlaybackOutputTests: XCTestCase {
+/// PulseAudioOutput against a real PulseAudio (a private one unless PULSE_SERVER is set).
+final class PulseAudioOutputTests: XCTestCase {
     nonisolated(unsafe) static var server: PulseServer?
 
     override class func setUp() {
@@ -30,10 +31,10 @@ final class PlaybackOutputTests: XCTestCase {
     private let a = EntryID(1), b = EntryID(2)
 
     private func makeOutput(_ log: EventLog,
-                            extra: (@Sendable (OutputEvent, PlaybackOutput) -> Void)? = nil) throws -> PlaybackOutput {
+                            extra: (@Sendable (OutputEvent, PulseAudioOutput) -> Void)? = nil) throws -> PulseAudioOutput {
         let box = OutputBox()
-        let output = PlaybackOutput(identity: StreamIdentity(applicationName: "AubadeTest",
-                                                            applicationID: "org.aubade.Test")) { event in
+        let output = PulseAudioOutput(identity: StreamIdentity(applicationName: "AubadeTest", applicationID: "org.aubade.Test"),
+                                      soundServerEvents: { log.append($0) }) { event in
             log.append(event)
             if let extra, let output = box.output { extra(event, output) }
         }
@@ -262,11 +263,11 @@ final class PlaybackOutputTests: XCTestCase {
 /// Lets the events closure reach the output it belongs to (set right after init).
 final class OutputBox: @unchecked Sendable {
     // @unchecked Sendable: written once before any event can need it, then only read.
-    var output: PlaybackOutput?
+    var output: PulseAudioOutput?
 }
 
 /// The output with tracks that open slowly or not at all (decoded ahead off the mainloop).
-extension PlaybackOutputTests {
+extension PulseAudioOutputTests {
 
     func testPlayReturnsAtOnceAndStartsWhenTheSlowTrackHasOpened() throws {
         let log = EventLog()
@@ -300,7 +301,7 @@ extension PlaybackOutputTests {
     func testEventsCarryTheSerialOfTheirRun() throws {
         _ = try server
         let events = LockedState<[(OutputEvent, PlaySerial)]>([])
-        let output = PlaybackOutput(identity: StreamIdentity(), serialEvents: { event, serial in
+        let output = PulseAudioOutput(identity: StreamIdentity(), serialEvents: { event, serial in
             events.withLock { $0.append((event, serial)) }
         })
         defer { output.shutdown() }

@@ -1,0 +1,1 @@
+../../IntegrationTests/Support/BusClient.swift
