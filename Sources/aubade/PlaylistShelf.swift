@@ -35,10 +35,11 @@ final class PlaylistShelf: @unchecked Sendable {
 
     /// The first listing is made at once, before the daemon answers its first call (start-up
     /// may read the disk: nothing waits on the bus yet), so GetPlaylists never answers an
-    /// empty list just because it came early.
+    /// empty list just because it came early. The folder is watched first: a playlist written
+    /// between the listing and the watch would otherwise never be seen.
     func start() {
-        apply(Self.list(folder))
         watch()
+        apply(Self.list(folder))
     }
 
     private func watch() {

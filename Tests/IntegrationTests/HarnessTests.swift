@@ -102,7 +102,7 @@ final class HarnessTests: AubadeTestCase {
         defer { signals.stop() }
         let mark = signals.mark
         // A new connection makes the bus announce NameOwnerChanged.
-        _ = try Bus.nameHasOwner("org.example.Nobody")
+        _ = try BusClient(label: "aubade.tests.newcomer")
         let change = signals.waitForMessage(after: mark) { $0.member == "NameOwnerChanged" }
         XCTAssertEqual(change?.kind, "signal")
         XCTAssertEqual(change?.arguments.count, 3)
@@ -116,7 +116,7 @@ final class HarnessTests: AubadeTestCase {
         let mark = client.signalMark
         let (values, _) = try client.call("org.freedesktop.DBus", "GetId")
         XCTAssertEqual(values.first?.asString?.count, 32, "GetId: \(values)")
-        _ = try Bus.nameHasOwner("org.example.Nobody")  // another connection: NameOwnerChanged
+        _ = try BusClient(label: "aubade.tests.newcomer")  // another connection: NameOwnerChanged
         XCTAssertNotNil(client.waitForSignal(after: mark, timeout: 5) { $0.member == "NameOwnerChanged" })
     }
 

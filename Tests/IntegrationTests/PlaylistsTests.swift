@@ -188,10 +188,11 @@ final class PlaylistsTests: AubadeTestCase {
         let folder = try makePlaylists()
         let daemon = try startWithPlaylists(folder, playing: [fixtures.long])
         let signals = try monitor(daemon)
+        // Once it answers a call its start-up is over, the folder watched: the icon comes after.
+        assertStillAnswers()
         let mark = signals.mark
         let icon = folder.appendingPathComponent("Chill.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: icon)
-        // With its argument: dbus-monitor may print a signal's header before its body.
         let changed = signals.waitForMessage(after: mark, timeout: 3) { $0.member == "PlaylistChanged" && !$0.arguments.isEmpty }
         let text = changed.map(String.init(describing:)) ?? "no PlaylistChanged within 3 s"
         XCTAssertTrue(text.contains("Chill") && text.contains("file://\(icon.path)"), text)

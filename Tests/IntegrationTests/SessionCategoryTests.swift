@@ -2,8 +2,8 @@ import DBusKit
 import Foundation
 import XCTest
 
-/// Session categories (issue 7), against fake MPRIS players (`FakeMPRISPlayer`, each on its own
-/// connection) on the private session bus:
+/// Session categories (issue 7), against fake MPRIS players on the private session bus
+/// (`ProcessMPRISPlayer`s with no stream: each a process of its own, `org.mpris.MediaPlayer2.fake<N>`):
 ///
 /// - `playback` (the default): Aubade starting or resuming pauses every other player that is
 ///   Playing, and hands them back (Play) when it stops, quits, or stays paused by the user for
@@ -14,12 +14,19 @@ import XCTest
 ///
 /// Plus: no Pause/Play ping-pong, `aubade monitor` shows the decisions, and a logind "block"
 /// sleep inhibitor is held while Playing (against `RecordingLogind` on a private system bus).
+///
+/// Ordering, not sleeping: a fake announces a change (PropertiesChanged) before it answers the
+/// call that made it (its user's control call, which `userPlays()` and friends wait for), so the
+/// bus has queued the news to Aubade before anything the test sends to Aubade next; and Aubade
+/// reads its one connection in order on one queue. A call to Aubade after a user action is
+/// therefore handled after the news (`aubadeHeardTheFakes`). The fixed waits left are the tests'
+/// claims about time: that nothing happens within a span, or actions in quick succession.
 final class SessionCategoryTests: AudioSessionTestCase {
     static let sessionInterface = "org.aubade.AudioSession1"
     /// Short, so the tests do not wait long; each test waits generously around it.
     static let handBackDelay = 0.5
 
-    private var fakes: [FakeMPRISPlayer] = []
+    private var fakes: [ProcessMPRISPlayer] = []
     private var monitorProcesses: [Subprocess] = []
     private var systemBus: Subprocess?
     private var logind: RecordingLogind?
@@ -28,8 +35,9 @@ final class SessionCategoryTests: AudioSessionTestCase {
         let failed = (testRun?.failureCount ?? 0) + (testRun?.unexpectedExceptionCount ?? 0) > 0
         if failed {
             for fake in fakes {
-                print("--- \(fake.busName): status history \(fake.statusHistory), calls received:")
+                print("--- \(fake.busName) (pid \(fake.pid)): status history \(fake.statusHistory), calls received:")
                 for call in fake.calls { print("    \(call.interface).\(call)") }
+                if !fake.errors.isEmpty { print("    errors: \(fake.errors)\n\(fake.log)") }
             }
             if let logind { print("--- logind inhibitors: \(logind.summary)") }
         }
@@ -37,7 +45,7 @@ final class SessionCategoryTests: AudioSessionTestCase {
         monitorProcesses.removeAll()
         // The daemons stop first (SIGTERM: they may hand back to the fakes, which must still answer).
         super.tearDown()
-        for fake in fakes { fake.close() }
+        for fake in fakes { fake.stop() }
         fakes.removeAll()
         logind?.close()
         logind = nil
@@ -47,12 +55,22 @@ final class SessionCategoryTests: AudioSessionTestCase {
 
     // MARK: Helpers
 
-    /// A fake player `org.mpris.MediaPlayer2.fake<index>`, closed after the test.
-    private func fake(_ index: Int, _ status: String = "Stopped", track: Int = 1) throws -> FakeMPRISPlayer {
-        let fake = try FakeMPRISPlayer(index: index, status: status, track: track)
+    /// A fake player `org.mpris.MediaPlayer2.fake<index>` with no stream, owning its name when
+    /// this returns; stopped (by PID) after the test. Track 0: no track (empty Metadata).
+    private func fake(_ index: Int, _ status: String = "Stopped", track: Int = 1,
+                      pause: ProcessMPRISPlayer.PauseBehaviour = .strict,
+                      playerPropertiesDelay: Double = 0) throws -> ProcessMPRISPlayer {
+        let fake = try ProcessMPRISPlayer(.init(name: "fake\(index)", status: status, stream: .none, pause: pause, track: track,
+                                                playerPropertiesDelay: playerPropertiesDelay))
         fakes.append(fake)
-        try eventually("\(fake.busName) on the bus") { try Bus.nameHasOwner(fake.busName) }
+        try fake.waitUntilReady()
         return fake
+    }
+
+    /// Returns once Aubade has handled every change the fakes announced so far (see the
+    /// class's comment: the answer to this read comes after it).
+    private func aubadeHeardTheFakes() throws {
+        _ = try playbackStatus()
     }
 
     /// `aubade serve --hand-back-delay D EXTRA… long1.mp3`, waiting until it plays.
@@ -70,14 +88,14 @@ final class SessionCategoryTests: AudioSessionTestCase {
     /// players on their own buttons, and resumes Aubade, which pauses them. (Independent of
     /// what Aubade does with players already Playing when it starts: that has its own test.)
     @discardableResult
-    private func aubadePlaysHavingPaused(_ players: [FakeMPRISPlayer], _ extra: [String] = [],
+    private func aubadePlaysHavingPaused(_ players: [ProcessMPRISPlayer], _ extra: [String] = [],
                                          handBackDelay: Double = SessionCategoryTests.handBackDelay,
                                          file: StaticString = #filePath, line: UInt = #line) throws -> Daemon {
         let daemon = try serve(extra, handBackDelay: handBackDelay, file: file, line: line)
         XCTAssertTrue(try Bus.player("Pause").succeeded, file: file, line: line)
         try waitForStatus("Paused", file: file, line: line)
-        for player in players { player.userPlays() }
-        Thread.sleep(forTimeInterval: 0.5)  // their PropertiesChanged reach Aubade
+        for player in players { try player.userPlays() }
+        // Answered after Aubade handled their PropertiesChanged (aubadeHeardTheFakes).
         XCTAssertEqual(try playbackStatus(), "Paused", "Aubade, paused by the user, while others start", file: file, line: line)
         let marks = players.map(\.transportMark)
         XCTAssertTrue(try Bus.player("Play").succeeded, file: file, line: line)
@@ -95,9 +113,10 @@ final class SessionCategoryTests: AudioSessionTestCase {
 
     /// Waits for the fake to have received `member` (after `mark` transport calls); returns it.
     @discardableResult
-    private func waitForCall(_ member: String, on fake: FakeMPRISPlayer, after mark: Int = 0, timeout: TimeInterval = 5,
-                             _ why: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> FakeMPRISPlayer.Call {
-        var found: FakeMPRISPlayer.Call?
+    private func waitForCall(_ member: String, on fake: ProcessMPRISPlayer, after mark: Int = 0, timeout: TimeInterval = 5,
+                             _ why: String = "", file: StaticString = #filePath,
+                             line: UInt = #line) throws -> ProcessMPRISPlayer.Call {
+        var found: ProcessMPRISPlayer.Call?
         try eventually("\(member) on \(fake.busName) \(why) (transport calls: \(fake.transportCalls(after: mark)))",
                        timeout: timeout, file: file, line: line) {
             found = fake.transportCalls(after: mark).first { $0.member == member }
@@ -107,24 +126,24 @@ final class SessionCategoryTests: AudioSessionTestCase {
     }
 
     /// Fails if any fake gets a transport call (Play, Pause, …) after its mark within `duration`.
-    private func assertNoCalls(to fakes: [FakeMPRISPlayer], marks: [Int]? = nil, for duration: TimeInterval,
+    private func assertNoCalls(to fakes: [ProcessMPRISPlayer], marks: [Int]? = nil, for duration: TimeInterval,
                                _ context: String, file: StaticString = #filePath, line: UInt = #line) {
         let marks = marks ?? fakes.map(\.transportMark)
-        Thread.sleep(forTimeInterval: duration)
+        Thread.sleep(forTimeInterval: duration)  // about time: no call within `duration`
         for (fake, mark) in zip(fakes, marks) {
             let calls = fake.transportCalls(after: mark)
             XCTAssertTrue(calls.isEmpty, "\(fake.busName) should get no call \(context), got \(calls)", file: file, line: line)
         }
     }
 
-    private func waitForFakeStatus(_ fake: FakeMPRISPlayer, _ status: String, timeout: TimeInterval = 5,
+    private func waitForFakeStatus(_ fake: ProcessMPRISPlayer, _ status: String, timeout: TimeInterval = 5,
                                    file: StaticString = #filePath, line: UInt = #line) throws {
         try eventually("\(fake.busName) \(status) (is \(fake.playbackStatus), calls \(fake.transportCalls))",
                        timeout: timeout, file: file, line: line) { fake.playbackStatus == status }
     }
 
     /// Aubade's PlaybackStatus stays `status` and the fakes get no call for `duration`.
-    private func assertSettled(_ status: String, fakes: [FakeMPRISPlayer], for duration: TimeInterval, _ context: String,
+    private func assertSettled(_ status: String, fakes: [ProcessMPRISPlayer], for duration: TimeInterval, _ context: String,
                                file: StaticString = #filePath, line: UInt = #line) throws {
         let marks = fakes.map(\.transportMark)
         try assertStatusStays(status, for: duration, context, file: file, line: line)
@@ -203,8 +222,7 @@ final class SessionCategoryTests: AudioSessionTestCase {
     /// same time) is paused by Aubade's start, not taken for one starting to play: before, it was
     /// reported Stopped first, and Aubade, playing by then, paused itself (seen in CI).
     func testAPlayingPlayerWhoseStatusComesLastIsPaused() throws {
-        let playing = try fake(1, "Playing")
-        playing.playerPropertiesDelay = 1.5
+        let playing = try fake(1, "Playing", playerPropertiesDelay: 1.5)
 
         try serve()
 
@@ -219,15 +237,18 @@ final class SessionCategoryTests: AudioSessionTestCase {
     /// Stopped status equal to what the partial entry assumed was never reported, and its start
     /// read as "first seen already playing": Aubade paused it instead of giving way).
     func testAStoppedPlayerWhoseStatusComesLastStillInterruptsWhenItStarts() throws {
-        let stopped = try fake(1, "Stopped", track: 0)  // no track: nothing in its status news but the status
-        stopped.playerPropertiesDelay = 1.5
+        // No track: nothing in its status news but the status.
+        let stopped = try fake(1, "Stopped", track: 0, playerPropertiesDelay: 1.5)
         try serve()
-        Thread.sleep(forTimeInterval: 2.5)  // its status has been read by now
+        // Its status has been read once it was sent: the news below comes after it on the fake's connection.
+        try eventually("the late answer to GetAll(\(Bus.playerInterface)) sent (\(stopped))", timeout: 5) {
+            stopped.lateAnswers.contains { $0.member == "GetAll" && $0.arguments == [Bus.playerInterface] }
+        }
 
-        stopped.userPlays()
+        try stopped.userPlays()
 
         try waitForStatus("Paused", timeout: 5)
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // about time: no Pause for it within a second
         XCTAssertEqual(stopped.playbackStatus, "Playing")
         XCTAssertTrue(stopped.calls("Pause").isEmpty, "the player that started is not paused: \(stopped.transportCalls)")
     }
@@ -264,7 +285,7 @@ final class SessionCategoryTests: AudioSessionTestCase {
         XCTAssertTrue(try Bus.player("Pause").succeeded)
         try waitForStatus("Paused")
 
-        other.userPlays()
+        try other.userPlays()
         try assertSettled("Paused", fakes: [other], for: 1, "while Aubade is paused and the other one plays")
 
         XCTAssertTrue(try Bus.player("Play").succeeded)
@@ -299,7 +320,7 @@ final class SessionCategoryTests: AudioSessionTestCase {
 
         let mark = other.transportMark
         XCTAssertTrue(try Bus.player("Pause").succeeded)
-        let pausedAt = FakeMPRISPlayer.now()
+        let pausedAt = ProcessMPRISPlayer.now()  // the fake's clock: CLOCK_MONOTONIC
         try waitForStatus("Paused")
         XCTAssertEqual(try AudioSessionBus.pauseReason(), "user")
 
@@ -321,7 +342,7 @@ final class SessionCategoryTests: AudioSessionTestCase {
         let mark = other.transportMark
         XCTAssertTrue(try Bus.player("Pause").succeeded)
         try waitForStatus("Paused")
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // about time: resume 0.5 s into the 2 s delay
         XCTAssertTrue(try Bus.player("Play").succeeded)
         try waitForStatus("Playing")
 
@@ -365,7 +386,7 @@ final class SessionCategoryTests: AudioSessionTestCase {
         XCTAssertTrue(try Bus.player("Pause").succeeded)
         try waitForStatus("Paused")
         // Within the delay, the user resumes the second player on its own buttons.
-        second.userPlays()
+        try second.userPlays()
 
         try waitForCall("Play", on: first, after: marks[0], timeout: delay + 5, "(still Paused on its track)")
         assertNoCalls(to: [second], marks: [marks[1]], for: 1, "(the user resumed it meanwhile)")
@@ -379,8 +400,8 @@ final class SessionCategoryTests: AudioSessionTestCase {
         try aubadePlaysHavingPaused([first, second])
 
         let marks = [first.transportMark, second.transportMark]
-        second.changeTrack(to: 2)
-        Thread.sleep(forTimeInterval: 0.3)  // the Metadata change reaches Aubade
+        try second.userChangesTrack(to: 2)
+        try aubadeHeardTheFakes()  // the Metadata change
         XCTAssertTrue(try Bus.player("Stop").succeeded)
         try waitForStatus("Stopped")
 
@@ -416,10 +437,10 @@ final class SessionCategoryTests: AudioSessionTestCase {
         try assertSettled("Playing", fakes: [playing, idle], for: 2, "in mixWithOthers after Aubade started")
 
         // Another player starting or pausing does not matter either.
-        idle.userPlays()
+        try idle.userPlays()
         try assertSettled("Playing", fakes: [playing, idle], for: 1.5, "in mixWithOthers when another player started")
         XCTAssertEqual(try AudioSessionBus.pauseReason(), "none")
-        idle.userPauses()
+        try idle.userPauses()
 
         // Pause (past the hand-back delay), Play, Stop: still nobody touched.
         XCTAssertTrue(try Bus.player("Pause").succeeded)
@@ -440,7 +461,7 @@ final class SessionCategoryTests: AudioSessionTestCase {
         XCTAssertTrue(try Bus.set(Self.sessionInterface, "Category", "string:mixWithOthers").succeeded)
         XCTAssertTrue(try Bus.player("Pause").succeeded)
         try waitForStatus("Paused")
-        other.userPlays()
+        try other.userPlays()
         XCTAssertTrue(try Bus.player("Play").succeeded)
         try waitForStatus("Playing")
         try assertSettled("Playing", fakes: [other], for: 1.5, "after Play in mixWithOthers")
@@ -456,13 +477,13 @@ final class SessionCategoryTests: AudioSessionTestCase {
         let monitor = try monitor(daemon)
         let mark = monitor.mark
 
-        other.userPlays()
+        try other.userPlays()
 
         try waitForStatus("Paused")
         try waitForPauseReason("otherPlayer")
         assertNoCalls(to: [other], marks: [0], for: 1, "(Aubade gives way, it does not fight back)")
 
-        other.userPauses()
+        try other.userPauses()
 
         try waitForStatus("Playing")
         XCTAssertEqual(try AudioSessionBus.pauseReason(), "none")
@@ -474,11 +495,11 @@ final class SessionCategoryTests: AudioSessionTestCase {
     func testAnotherPlayerStoppingResumesUs() throws {
         let other = try fake(1, "Paused")
         try serve()
-        other.userPlays()
+        try other.userPlays()
         try waitForStatus("Paused")
         try waitForPauseReason("otherPlayer")
 
-        other.userStops()
+        try other.userStops()
 
         try waitForStatus("Playing")
         try assertSettled("Playing", fakes: [other], for: 1, "after the other player stopped")
@@ -487,11 +508,11 @@ final class SessionCategoryTests: AudioSessionTestCase {
     func testAnotherPlayerGoingAwayResumesUs() throws {
         let other = try fake(1)
         try serve()
-        other.userPlays()
+        try other.userPlays()
         try waitForStatus("Paused")
         try waitForPauseReason("otherPlayer")
 
-        other.close()
+        other.stop()
 
         try waitForStatus("Playing")
     }
@@ -500,13 +521,13 @@ final class SessionCategoryTests: AudioSessionTestCase {
     func testAUserPauseDuringTheOtherPlayerStaysPaused() throws {
         let other = try fake(1)
         try serve()
-        other.userPlays()
+        try other.userPlays()
         try waitForStatus("Paused")
         try waitForPauseReason("otherPlayer")
 
         XCTAssertTrue(try Bus.player("Pause").succeeded)
         try waitForPauseReason("user")
-        other.userPauses()
+        try other.userPauses()
 
         try assertStatusStays("Paused", for: Self.handBackDelay + 1.5, "after the other player paused (the user had acted)")
         XCTAssertEqual(try AudioSessionBus.pauseReason(), "user")
@@ -516,10 +537,10 @@ final class SessionCategoryTests: AudioSessionTestCase {
     func testMixWithOthersIgnoresAnotherPlayerStarting() throws {
         let other = try fake(1)
         try serve(["--category", "mixWithOthers"])
-        other.userPlays()
+        try other.userPlays()
         try assertSettled("Playing", fakes: [other], for: 2, "in mixWithOthers when another player started")
         XCTAssertEqual(try AudioSessionBus.pauseReason(), "none")
-        other.userStops()
+        try other.userStops()
         try assertSettled("Playing", fakes: [other], for: 1, "in mixWithOthers when another player stopped")
     }
 
@@ -531,26 +552,26 @@ final class SessionCategoryTests: AudioSessionTestCase {
         let second = try fake(2)
         try aubadePlaysHavingPaused([first, second])
 
-        // The user, in quick succession, on all three.
-        first.userPlays()                                   // → Aubade paused (otherPlayer)
+        // The user, in quick succession, on all three (about time: the fixed gaps are the test).
+        try first.userPlays()                               // → Aubade paused (otherPlayer)
         Thread.sleep(forTimeInterval: 0.3)
-        second.userPlays()
+        try second.userPlays()
         Thread.sleep(forTimeInterval: 0.3)
         XCTAssertTrue(try Bus.player("Play").succeeded)     // → both paused again
         Thread.sleep(forTimeInterval: 0.3)
-        first.userPlays()                                   // → Aubade paused
+        try first.userPlays()                               // → Aubade paused
         Thread.sleep(forTimeInterval: 0.3)
-        first.userPauses()                                  // → Aubade resumes (if it was the interrupter)
+        try first.userPauses()                              // → Aubade resumes (if it was the interrupter)
         Thread.sleep(forTimeInterval: 0.3)
         XCTAssertTrue(try Bus.player("Pause").succeeded)    // → hand-back after 0.5 s
         Thread.sleep(forTimeInterval: 0.2)
-        second.userPlays()
+        try second.userPlays()
         Thread.sleep(forTimeInterval: 0.2)
         let marks = [first.transportMark, second.transportMark]
         XCTAssertTrue(try Bus.player("Play").succeeded)     // last action
 
         // Two seconds after the last action: a reaction or two, no stream of calls.
-        Thread.sleep(forTimeInterval: 2)
+        Thread.sleep(forTimeInterval: 2)  // about time: what came within 2 s
         let reactions = zip([first, second], marks).flatMap { fake, mark in
             fake.transportCalls(after: mark).map { (fake.busName, $0) }
         }
@@ -569,13 +590,12 @@ final class SessionCategoryTests: AudioSessionTestCase {
     /// A player that plays again by itself whenever it is paused: Aubade gives way once, and
     /// does not take the speakers back (no Pause/Play loop).
     func testNoPingPongWithAPlayerThatFightsBack() throws {
-        let stubborn = try fake(1)
-        stubborn.fightsBack = true
+        let stubborn = try fake(1, pause: .fightsBack)
         try serve()
         XCTAssertTrue(try Bus.player("Pause").succeeded)
         try waitForStatus("Paused")
-        stubborn.userPlays()
-        Thread.sleep(forTimeInterval: 0.5)
+        try stubborn.userPlays()
+        try aubadeHeardTheFakes()
 
         let mark = stubborn.transportMark
         XCTAssertTrue(try Bus.player("Play").succeeded)
@@ -597,9 +617,11 @@ final class SessionCategoryTests: AudioSessionTestCase {
         try serve()
         XCTAssertTrue(try Bus.player("Pause").succeeded)
         try waitForStatus("Paused")
+        try other.userPlays()
+        // The monitor starts once Aubade has handled the other one's start: whatever it said
+        // about that went out before the monitor listened, so its lines are about what follows.
+        try aubadeHeardTheFakes()
         let monitor = try startMonitor()
-        other.userPlays()
-        Thread.sleep(forTimeInterval: 0.3)
         let start = monitor.stdout.lines.count
 
         XCTAssertTrue(try Bus.player("Play").succeeded)

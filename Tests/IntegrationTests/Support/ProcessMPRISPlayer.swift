@@ -5,13 +5,17 @@ import Foundation
 /// session bus (its connection's PID is the process's) and plays a sine tone on the private
 /// sound server while Playing: from itself (libpulse-simple; the stream's
 /// `application.process.id` is the fake's PID) or from a child `pacat` it feeds (the stream is
-/// the child's, as with browsers and Electron apps). Unlike `FakeMPRISPlayer`, which lives in the
-/// test process, this one can be tied to its stream by PID, exits for real, and dies by signal.
+/// the child's, as with browsers and Electron apps), or no stream at all (`stream: .none`, for
+/// the session-category tests, which only need a player on the bus). Being a process, it can be
+/// tied to its stream by PID, exits for real, and dies by signal. The tests' only fake player.
 ///
 /// What it received is read from its stdout, a JSON line per event written before each answer:
 /// every method call with its CLOCK_MONOTONIC time (`ProcessMPRISPlayer.now()`), every change of
-/// status or track. Its own user drives it through a private control object
-/// (`userPlays()` and friends). Stopped by PID only (`stop`), never by name.
+/// status or track. Every change is announced with PropertiesChanged before the call that caused
+/// it is answered. Its own user drives it through a private control object (`userPlays()` and
+/// friends), which returns once the change is announced. Badly behaved players are options set
+/// at its start: Pause ignored, toggling or fought back (`PauseBehaviour`), status answered late
+/// (`playerPropertiesDelay`). Stopped by PID only (`stop`), never by name.
 final class ProcessMPRISPlayer: CustomStringConvertible {
     /// What the player does with Pause.
     enum PauseBehaviour: String {
@@ -21,6 +25,9 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
         case toggle
         /// Pause is received and changes nothing.
         case ignore
+        /// Pauses when Playing, and 0.2 s later plays again by itself (as if its user, or its
+        /// own policy, insisted): a badly behaved player.
+        case fightsBack = "fights-back"
     }
 
     /// Where the player's stream comes from.
@@ -45,6 +52,11 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
         /// Root Identity; nil: "Fake <name>".
         var identity: String?
         var desktopEntry: String?
+        /// Seconds before it answers Get and GetAll of the Player interface (its status and
+        /// track) — the root interface and the bus daemon answer at once, as with a busy
+        /// player. The answer holds the values of the moment the call came; once sent, the fake
+        /// logs it (`lateAnswers`).
+        var playerPropertiesDelay: Double = 0
     }
 
     /// One method call the fake received on /org/mpris/MediaPlayer2.
@@ -71,11 +83,19 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
     static let controlPath = "/org/aubade/IntegrationTests/FakePlayer"
     static let controlInterface = "org.aubade.IntegrationTests.FakePlayer"
 
-    /// Seconds on CLOCK_MONOTONIC, the clock of `Call.time` (Python's time.monotonic()).
+    /// Seconds on CLOCK_MONOTONIC, the clock of `Call.time` (Python's time.monotonic()): the one
+    /// clock of every time a test compares (RecordingLogind's too).
     static func now() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// The mpris:trackid of track `track` of the player named `name` (as its Metadata says;
+    /// track 0 has no Metadata): `/org/mpris/MediaPlayer2/<name>/track/<track>`.
+    static func trackPath(name: String, track: Int) -> String {
+        let element = name.replacingOccurrences(of: ".", with: "_").replacingOccurrences(of: "-", with: "_")
+        return "/org/mpris/MediaPlayer2/\(element)/track/\(track)"
     }
 
     let options: Options
@@ -89,6 +109,7 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
     private var _calls: [Call] = []
     private var _statuses: [(status: String, track: Int, cause: String)] = []
     private var _errors: [String] = []
+    private var _lateAnswers: [Call] = []
     private var controlsDone = 0
     private var ready: (pid: Int32, streamPID: Int32, uniqueName: String)?
     private var stopped = false
@@ -119,6 +140,9 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
                              "--track", String(options.track), "--identity", options.identity ?? "Fake \(options.name)"]
             if let sink = options.sink { arguments += ["--sink", sink] }
             if let entry = options.desktopEntry { arguments += ["--desktop-entry", entry] }
+            if options.playerPropertiesDelay > 0 {
+                arguments += ["--player-properties-delay", String(options.playerPropertiesDelay)]
+            }
             process = try Subprocess(python, arguments)
         } catch {
             try? FileManager.default.removeItem(at: directory)
@@ -209,6 +233,19 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
         return lock.withLock { _statuses.last?.track ?? options.track }
     }
 
+    /// Its mpris:trackid now; nil on track 0 (no track).
+    var trackID: String? {
+        let track = track
+        return track == 0 ? nil : Self.trackPath(name: options.name, track: track)
+    }
+
+    /// The answers it held back (`playerPropertiesDelay`), once sent: the call answered, and
+    /// the time of the answer.
+    var lateAnswers: [Call] {
+        parse()
+        return lock.withLock { _lateAnswers }
+    }
+
     /// Every status it has had (the first is the initial one), with what caused the change.
     var statusHistory: [String] {
         parse()
@@ -247,8 +284,9 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
     }
 
     var description: String {
-        "\(busName) (pid \(pid), stream pid \(streamPID), \(options.stream.rawValue) stream, \(options.pause.rawValue) Pause) "
-            + "statuses \(statusHistory), transport calls \(transportCalls)" + (errors.isEmpty ? "" : ", errors \(errors)")
+        "\(busName) (pid \(pid), stream pid \(streamPID), \(options.stream.rawValue) stream, \(options.pause.rawValue) Pause, "
+            + "track \(trackID ?? "none")) statuses \(statusHistory), transport calls \(transportCalls)"
+            + (errors.isEmpty ? "" : ", errors \(errors)")
     }
 
     /// stdout and stderr, for a failed test's report.
@@ -276,6 +314,11 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
                 case "ready":
                     ready = (Int32(object["pid"] as? Int ?? 0), Int32(object["stream_pid"] as? Int ?? 0),
                              object["unique_name"] as? String ?? "")
+                case "answered":
+                    _lateAnswers.append(Call(interface: object["interface"] as? String ?? "?",
+                                             member: object["member"] as? String ?? "?",
+                                             arguments: object["args"] as? [String] ?? [], sender: "-",
+                                             time: object["time"] as? Double ?? 0))
                 case "control":
                     controlsDone += 1
                 case "error":

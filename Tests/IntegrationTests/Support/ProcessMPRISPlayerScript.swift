@@ -6,7 +6,8 @@ extension ProcessMPRISPlayer {
         (Tests/IntegrationTests/Support/ProcessMPRISPlayer.swift).
 
         usage: fakeplayer.py --name NAME [--identity TEXT] [--desktop-entry NAME]
-                             [--status Playing|Paused|Stopped] [--track N] [--pause strict|toggle|ignore]
+                             [--status Playing|Paused|Stopped] [--track N]
+                             [--pause strict|toggle|ignore|fights-back] [--player-properties-delay SECONDS]
                              [--stream self|child|none] [--sink SINK] [--frequency HZ]
 
         Owns org.mpris.MediaPlayer2.NAME on the session bus and serves /org/mpris/MediaPlayer2: the root
@@ -18,7 +19,14 @@ extension ProcessMPRISPlayer {
         Paused or Stopped nothing is written: the stream stays, silent.
 
         --pause: strict (Pause pauses only a Playing player), toggle (Pause behaves as PlayPause, as some
-        players wrongly do), ignore (Pause is received and does nothing).
+        players wrongly do), ignore (Pause is received and does nothing), fights-back (as strict, and 0.2 s
+        after pausing it plays again by itself, as if its user or its own policy insisted).
+
+        --player-properties-delay: seconds before it answers Get and GetAll of the Player interface (its
+        status and track), as a busy player; the root interface (and the bus daemon) answer at once.
+
+        The track's mpris:trackid is /org/mpris/MediaPlayer2/NAME/track/N; track 0 is no track at all
+        (empty Metadata, as many a Stopped player has).
 
         stdout, one JSON object a line, flushed at once (times are CLOCK_MONOTONIC seconds):
           {"event": "ready", "pid": P, "stream_pid": S, "unique_name": ":1.N"}
@@ -27,6 +35,8 @@ extension ProcessMPRISPlayer {
               every method call received on /org/mpris/MediaPlayer2, before it is answered
           {"event": "status", "status": S, "track": N, "cause": C, "time": T}
               after every change of PlaybackStatus or track (cause: the method, or "user")
+          {"event": "answered", "interface": I, "member": M, "args": [...], "time": T}
+              after sending an answer it held back (--player-properties-delay)
           {"event": "control", "member": M, "time": T}  after a control call (below), before its answer
           {"event": "error", "message": TEXT}
 
@@ -49,6 +59,7 @@ extension ProcessMPRISPlayer {
         CONTROL_PATH = '/org/aubade/IntegrationTests/FakePlayer'
         RATE = 44100
         CHUNK_FRAMES = 882  # 20 ms
+        FIGHT_BACK_SECONDS = 0.2
         OUT_LOCK = threading.Lock()
 
 
@@ -208,6 +219,7 @@ extension ProcessMPRISPlayer {
             # State
 
             def track_path(self):
+                # The same scheme as ProcessMPRISPlayer.trackPath(name:track:).
                 return '/org/mpris/MediaPlayer2/%s/track/%d' % (self.args.name.replace('.', '_').replace('-', '_'), self.track)
 
             def position_us(self):
@@ -243,6 +255,8 @@ extension ProcessMPRISPlayer {
                                        dbus.Array([], signature='s'))
 
             def metadata(self):
+                if self.track == 0:  # no track at all
+                    return dbus.Dictionary({}, signature='sv')
                 return dbus.Dictionary({
                     'mpris:trackid': dbus.ObjectPath(self.track_path()),
                     'mpris:length': dbus.Int64(180000000),
@@ -314,6 +328,11 @@ extension ProcessMPRISPlayer {
                     self.set_status('Paused' if self.status == 'Playing' else 'Playing', 'Pause')
                 elif self.status == 'Playing':
                     self.set_status('Paused', 'Pause')
+                    if mode == 'fights-back':
+                        def play_again():
+                            self.set_status('Playing', 'fights back')
+                            return GLib.SOURCE_REMOVE
+                        GLib.timeout_add(int(FIGHT_BACK_SECONDS * 1000), play_again)
 
             @dbus.service.method(PLAYER, sender_keyword='sender')
             def PlayPause(self, sender=None):
@@ -353,19 +372,38 @@ extension ProcessMPRISPlayer {
 
             # org.freedesktop.DBus.Properties
 
-            @dbus.service.method(PROPERTIES, in_signature='ss', out_signature='v', sender_keyword='sender')
-            def Get(self, interface, name, sender=None):
+            def answer(self, interface, member, args, value, reply):
+                """Answers with `value` (read when the call came), late for the Player interface when
+                --player-properties-delay says so."""
+                delay = self.args.player_properties_delay
+                if interface != PLAYER or delay <= 0:
+                    reply(value)
+                    return
+
+                def late():
+                    reply(value)
+                    emit('answered', interface=PROPERTIES, member=member, args=[str(a) for a in args],
+                         time=time.monotonic())
+                    return GLib.SOURCE_REMOVE
+                GLib.timeout_add(int(delay * 1000), late)
+
+            @dbus.service.method(PROPERTIES, in_signature='ss', out_signature='v', sender_keyword='sender',
+                                 async_callbacks=('reply', 'error'))
+            def Get(self, interface, name, sender=None, reply=None, error=None):
                 self.log(PROPERTIES, 'Get', sender, interface, name)
                 values = self.properties(interface)
                 if values is None or name not in values:
-                    raise dbus.exceptions.DBusException('no property %s.%s' % (interface, name),
-                                                        name='org.freedesktop.DBus.Error.InvalidArgs')
-                return values[name]
+                    error(dbus.exceptions.DBusException('no property %s.%s' % (interface, name),
+                                                        name='org.freedesktop.DBus.Error.InvalidArgs'))
+                    return
+                self.answer(interface, 'Get', [interface, name], values[name], reply)
 
-            @dbus.service.method(PROPERTIES, in_signature='s', out_signature='a{sv}', sender_keyword='sender')
-            def GetAll(self, interface, sender=None):
+            @dbus.service.method(PROPERTIES, in_signature='s', out_signature='a{sv}', sender_keyword='sender',
+                                 async_callbacks=('reply', 'error'))
+            def GetAll(self, interface, sender=None, reply=None, error=None):
                 self.log(PROPERTIES, 'GetAll', sender, interface)
-                return dbus.Dictionary(self.properties(interface) or {}, signature='sv')
+                self.answer(interface, 'GetAll', [interface],
+                            dbus.Dictionary(self.properties(interface) or {}, signature='sv'), reply)
 
             @dbus.service.method(PROPERTIES, in_signature='ssv', sender_keyword='sender')
             def Set(self, interface, name, value, sender=None):
@@ -417,7 +455,8 @@ extension ProcessMPRISPlayer {
             parser.add_argument('--desktop-entry')
             parser.add_argument('--status', default='Playing', choices=['Playing', 'Paused', 'Stopped'])
             parser.add_argument('--track', type=int, default=1)
-            parser.add_argument('--pause', default='strict', choices=['strict', 'toggle', 'ignore'])
+            parser.add_argument('--pause', default='strict', choices=['strict', 'toggle', 'ignore', 'fights-back'])
+            parser.add_argument('--player-properties-delay', type=float, default=0.0)
             parser.add_argument('--stream', default='self', choices=['self', 'child', 'none'])
             parser.add_argument('--sink')
             parser.add_argument('--frequency', type=int, default=441)

@@ -14,7 +14,7 @@ final class RecordingLogind: @unchecked Sendable {
         var mode: String
         /// The read end; ours, closed in `close()`.
         fileprivate var readEnd: Int32
-        /// Monotonic seconds when it was taken.
+        /// CLOCK_MONOTONIC seconds when it was taken (`ProcessMPRISPlayer.now()`, the fake players' clock).
         var takenAt: Double
 
         var description: String { "(\(what), \(who), \(why), \(mode))" }
@@ -113,7 +113,7 @@ final class RecordingLogind: @unchecked Sendable {
         Glibc.close(ends[1])
         lock.withLock {
             _inhibitors.append(Inhibitor(what: arguments[0], who: arguments[1], why: arguments[2], mode: arguments[3],
-                                         readEnd: ends[0], takenAt: FakeMPRISPlayer.now()))
+                                         readEnd: ends[0], takenAt: ProcessMPRISPlayer.now()))
         }
         try? connection.send(reply)
     }
