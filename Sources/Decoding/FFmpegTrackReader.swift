@@ -29,4 +29,19 @@ enum FFmpegTrackReader {
             throw DecodingError(path: path, helper: error)
         }
     }
+
+    /// The exact length of a file whose header only estimated it (raw ADTS): its samples,
+    /// counted by decoding it through a helper of its own.
+    static func measureLength(path: FilePath, kind: AudioFileKind) throws(DecodingError) -> Microseconds? {
+        let decoder = try FFmpegDecoder(path: path, kind: kind)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 128 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        var frames: Int64 = 0
+        while true {
+            let count = try decoder.read(into: buffer)
+            if count == 0 { break }
+            frames += Int64(count / decoder.format.bytesPerFrame)
+        }
+        return frames > 0 ? decoder.format.duration(ofFrames: frames) : nil
+    }
 }

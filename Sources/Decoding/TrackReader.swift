@@ -88,6 +88,9 @@ public enum TrackReader {
     /// The exact length of an MP3 whose length was an estimate: one pass over every frame
     /// header (`mpg123_scan`, no decoding). Meant for the loading queue, on a handle of its own.
     public static func measureLength(path: FilePath) throws(DecodingError) -> Microseconds? {
+        let kind = try AudioFileKind.sniff(path: path)
+        // Raw ADTS (its length estimated from the size): counted by decoding it in the helper.
+        if kind.usesFFmpegHelper { return try FFmpegTrackReader.measureLength(path: path, kind: kind) }
         let handle = try Mpg123Handle.opened(path: path)
         let format = try handle.probedFormat(path: path)
         do {
