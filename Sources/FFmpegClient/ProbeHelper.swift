@@ -12,17 +12,27 @@ import Handoff
 public final class ProbeHelper: Sendable {
     public static let shared = ProbeHelper()
 
+    /// How long it waits idle before it stops its helper (`defaultIdleTime`; tests shorten it).
+    private let idleTime: Double
+
+    public init(idleTime: Double = ProbeHelper.defaultIdleTime) {
+        self.idleTime = idleTime
+    }
+
     private struct State {
         var channel: HelperChannel?
         /// Bumped by every use: an idle stop scheduled before a later use is void.
         var generation = 0
+        /// A conversation is under way (one can outlast the idle time: a slow disk, a
+        /// sanitizer build): the idle stop waits for the next one.
+        var busy = false
     }
     private let state = LockedState(State())
     /// Serializes the conversations (the state lock is never held while waiting for one).
     private let turn = Lock()
 
     /// A helper nobody asked anything for this long is stopped.
-    public static let idleTime = 2.0
+    public static let defaultIdleTime = 2.0
     /// One file's header may take this long (a slow disk, a `moov` at the end).
     static let timeout = 15.0
 
@@ -57,7 +67,12 @@ public final class ProbeHelper: Sendable {
 
     private func ask(_ kind: WireKind, formatName: String, descriptor: Int32) throws(HelperError) -> HelperAnswer {
         let result = turn.withLock {
-            Result { () throws(HelperError) in try converse(kind, formatName: formatName, descriptor: descriptor) }
+            state.withLock {
+                $0.busy = true
+                $0.generation += 1
+            }
+            defer { state.withLock { $0.busy = false } }
+            return Result { () throws(HelperError) in try converse(kind, formatName: formatName, descriptor: descriptor) }
         }
         scheduleIdleStop()
         return try result.get()
@@ -87,9 +102,9 @@ public final class ProbeHelper: Sendable {
             state.generation += 1
             return state.generation
         }
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.idleTime) { [self] in
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + idleTime) { [self] in
             let idle = state.withLock { state -> HelperChannel? in
-                guard state.generation == generation else { return nil }
+                guard state.generation == generation, !state.busy else { return nil }
                 defer { state.channel = nil }
                 return state.channel
             }
