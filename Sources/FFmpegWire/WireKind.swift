@@ -8,7 +8,8 @@ public enum WireKind: UInt8, Sendable, CaseIterable {
     /// Bytes of a station will follow in `input` frames. Payload: the demuxer's name.
     /// Answer: `needInput` (as often as needed), then `format` or `failure`.
     case openStream = 2
-    /// A URL FFmpeg fetches itself (HLS). Payload: url, CA file (may be empty), user agent.
+    /// A URL FFmpeg fetches itself (HLS). Payload: url, CA file (may be empty), user agent,
+    /// u8 1 to start a live playlist at its newest segment (a reconnect).
     /// Answer: `format`, `failure` or `dropped`.
     case openURL = 3
     /// PCM wanted. Payload: u32 maximum bytes. Answer: any `title`s, then one of `pcm`, `end`,

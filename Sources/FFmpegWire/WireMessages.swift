@@ -77,11 +77,15 @@ public struct WireURLRequest: Sendable, Equatable {
     public var url: String
     public var caFile: String?
     public var userAgent: String
+    /// Start a live playlist at its newest segment (a reconnect: what came before was heard),
+    /// not three segments back (the first connection: a cushion of audio at once).
+    public var atLiveEdge: Bool
 
-    public init(url: String, caFile: String?, userAgent: String) {
+    public init(url: String, caFile: String?, userAgent: String, atLiveEdge: Bool = false) {
         self.url = url
         self.caFile = caFile
         self.userAgent = userAgent
+        self.atLiveEdge = atLiveEdge
     }
 
     public var frame: WireFrame {
@@ -89,6 +93,7 @@ public struct WireURLRequest: Sendable, Equatable {
             writer.string(url)
             writer.string(caFile ?? "")
             writer.string(userAgent)
+            writer.u8(atLiveEdge ? 1 : 0)
         }
     }
 
@@ -98,6 +103,7 @@ public struct WireURLRequest: Sendable, Equatable {
         let file = try reader.string()
         caFile = file.isEmpty ? nil : file
         userAgent = try reader.string()
+        atLiveEdge = try reader.u8() != 0
     }
 }
 

@@ -156,7 +156,9 @@ final class HLSStation: RetryHolding, @unchecked Sendable {
     private func connect() throws(HelperError) {
         let helper = try HelperChannel()
         do throws(HelperError) {
-            try helper.send(WireURLRequest(url: url.text, caFile: settings.caFile, userAgent: Self.userAgent).frame)
+            // A reconnect starts at the live edge: the segments before it were heard already.
+            try helper.send(WireURLRequest(url: url.text, caFile: settings.caFile, userAgent: Self.userAgent,
+                                           atLiveEdge: hasPlayed).frame)
             guard case .format(let wire) = try helper.receive(timeout: Self.openTimeout, isCancelled: isCancelled) else {
                 throw HelperError.broken("the answer to openURL was not a format")
             }

@@ -68,7 +68,8 @@ final class HelperServer {
             try answerOpening { () throws(HelperFailure) in
                 let input: MediaInput
                 do throws(FFmpegError) {
-                    input = try MediaInput(url: url.url, policy: policy, formatOptions: HLSPolicy.formatOptions)
+                    input = try MediaInput(url: url.url, policy: policy,
+                                           formatOptions: HLSPolicy.formatOptions + (url.atLiveEdge ? [("live_start_index", "-1")] : []))
                 } catch {
                     throw HelperFailure("cannot open the stream (\(error.message))", isNetwork: !error.isInvalidData)
                 }
