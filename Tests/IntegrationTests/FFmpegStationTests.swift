@@ -50,6 +50,9 @@ final class FFmpegStationTests: StreamTestCase {
         XCTAssertTrue(status.stdout.contains("connected"), status.stdout)
         // The title is changed when ffmpeg sends the boundary (it sends in real time).
         Thread.sleep(forTimeInterval: max(0, onAir + boundary - IcecastSource.monotonicNow()))
+        // A raw listener says where icecast put the title against the tone change.
+        let placementProbe = try ICYPlacementProbe(url: server.url(mount: mount), marker: "Tone B", seconds: 15,
+                                                   work: try makeDirectory("icy"))
         let setAt = Date()
         try server.setTitle("Tone Artist - Tone B", mount: mount)
         try waitForTitle("Tone B", timeout: 15)
@@ -72,12 +75,19 @@ final class FFmpegStationTests: StreamTestCase {
         let offset = publishedAt - heardAt
         print(String(format: "AAC station title timing: Metadata(Tone B) published %+.0f ms from the first 660 Hz sample heard; "
                      + "set %.2f s before it was heard", offset * 1000, heardAt - setAt.timeIntervalSince1970))
-        // The title is set by the wall clock against ffmpeg's -re sending, whose start is known
-        // to within ~0.2 s (measured here: -210 ms from ffmpeg's launch, +151 ms from the source
-        // appearing): this test holds 0.4 s; the daemon's part, placing an ICY title at its
-        // sample, is the same as for MP3, which StreamTitleTimingTests holds to its pacer's
-        // precision. A title published when downloaded would be 2.5 s early here.
-        XCTAssertLessThan(abs(offset), 0.4, String(format: "published %+.0f ms from when tone B was heard", offset * 1000))
+        // The title is set by the wall clock against ffmpeg's -re sending, known only to a few hundred
+        // ms (seconds on a loaded machine); where icecast really put it comes from the raw listener,
+        // and the daemon's own part — the offset minus that — is what is judged here (the
+        // formats benchmark measured +12 ms). A title published when downloaded would be seconds early.
+        switch placementProbe.placement(toneFrom: 440, to: 660) {
+        case .success(let placement):
+            let own = offset - placement
+            print(String(format: "AAC station: icecast put the title %+.0f ms from the tone change; the daemon's own part %+.0f ms",
+                         placement * 1000, own * 1000))
+            XCTAssertLessThan(abs(own), 0.15, String(format: "the daemon placed the title %+.0f ms from where icecast put it", own * 1000))
+        case .failure(let why):
+            XCTFail("the raw listener could not say where icecast put the title: \(why)")
+        }
         XCTAssertTrue(daemon.isRunning)
     }
 
