@@ -132,8 +132,11 @@ final class HarnessTests: AubadeTestCase {
             let files = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
             while let file = files?.nextObject() as? URL {
                 guard file.pathExtension == "swift" else { continue }
-                let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-                for (number, line) in lines.enumerated() {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                // Only files that name it at all are read line by line (a regex over every line of
+                // every file took 20 s in a debug build).
+                guard text.contains("Mutex") else { continue }
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains("Mutex") {
                     let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                     if code.contains(/\bMutex\s*[<(]/) {
                         offenders.append("\(file.path.dropFirst(root.path.count + 1)):\(number + 1)")

@@ -81,7 +81,22 @@ final class SessionCategoryTests: AudioSessionTestCase {
         let daemon = try startDaemon(["--hand-back-delay", "\(handBackDelay)"] + extra + [fixtures.long.path],
                                      environment: environment)
         try waitForStatus("Playing", timeout: 10, file: file, line: line)
+        try waitUntilAubadeFollows(fakes.filter { $0.options.playerPropertiesDelay == 0 }, file: file, line: line)
         return daemon
+    }
+
+    /// Returns once Aubade has read each fake's status (the fake has answered its GetAll of the
+    /// Player interface): a change a fake announces afterwards reaches Aubade after that answer,
+    /// so it is a change, not the status Aubade first sees. (Without this, a user pressing play
+    /// on the other player just after Aubade started could be taken for a player that was
+    /// already playing, which Aubade pauses instead of giving way.)
+    private func waitUntilAubadeFollows(_ players: [ProcessMPRISPlayer], file: StaticString = #filePath, line: UInt = #line) throws {
+        for player in players {
+            try eventually("Aubade reads \(player.busName)'s status", timeout: 10, file: file, line: line) {
+                player.calls.contains { $0.member == "GetAll" && $0.arguments == [Bus.playerInterface] }
+            }
+        }
+        try aubadeHeardTheFakes()
     }
 
     /// Aubade playing, having paused `players`: it starts, the user pauses it, starts the

@@ -80,7 +80,11 @@ final class SnapcastControlScriptTests: SnapcastTestCase {
         XCTAssertTrue(script.isRunning, "the control script exited: \(script.errors.text)")
         let peak = try XCTUnwrap(script.peakMemoryKilobytes)
         print("control script memory: \(baseline) kB before the junk, \(peak) kB peak after 8 MiB of it")
-        XCTAssertLessThan(peak - baseline, 8 * 1024, "the control script's memory grew with the junk")
+        // Under AddressSanitizer every freed block waits in its quarantine (256 MB by default):
+        // resident memory grows with what is read and freed, bounded or not.
+        if ProcessInfo.processInfo.environment["AUBADE_SANITIZER"] != "address" {
+            XCTAssertLessThan(peak - baseline, 8 * 1024, "the control script's memory grew with the junk")
+        }
     }
 
     func testAValidRequestStillWorksAfterTheJunkAndAnswersCarryItsID() throws {

@@ -60,10 +60,14 @@ class AubadeTestCase: XCTestCase {
         return daemon
     }
 
-    /// A signal monitor on the running daemon's connection, stopped after the test.
+    /// A signal monitor on the running daemon's connection, stopped after the test. It returns
+    /// once the daemon answered it: what the daemon announced before (its start-up) is in
+    /// `messages` already, so a `mark` taken now leaves it out.
     func monitor(_ daemon: Daemon) throws -> SignalMonitor {
-        let monitor = try SignalMonitor(sender: try daemon.uniqueName ?? Bus.nameOwner(Daemon.busName) ?? "")
+        let sender = try daemon.uniqueName ?? Bus.nameOwner(Daemon.busName) ?? ""
+        let monitor = try SignalMonitor(sender: sender)
         monitors.append(monitor)
+        try monitor.settle(with: sender)
         return monitor
     }
 

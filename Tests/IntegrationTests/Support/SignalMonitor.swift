@@ -86,6 +86,16 @@ final class SignalMonitor {
         }?.changedProperties[property]
     }
 
+    /// Returns once every signal `peer` sent before it answered a Ping (sent now, on the
+    /// monitor's own connection) is in `messages`: a peer's replies and signals reach one
+    /// connection in the order sent. A mark taken after this leaves out what the peer did
+    /// before (a daemon's start-up), however late it was read.
+    func settle(with peer: String) throws {
+        let (outcome, _) = try client.call(path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping",
+                                           destination: peer, timeoutMilliseconds: 20_000)
+        guard outcome.isReply else { throw BusError("\(peer) did not answer Ping: \(outcome)") }
+    }
+
     /// Stops collecting (the connection closes with the monitor).
     func stop() {}
 }
