@@ -3,7 +3,8 @@
 #   make check                                     the quick inner loop: unit tests and in-process MPRIS tests
 #   make test                                      build and run all tests, each in a private audio session:
 #                                                  PulseAudio, PipeWire, then under TSan and ASan
-#   make install [PREFIX=…] / make uninstall       the binary, the systemd user unit, D-Bus activation
+#   make install [PREFIX=…] / make uninstall       the binary and its FFmpeg helper, the systemd user unit,
+#                                                  D-Bus activation
 # SWIFT_FLAGS is passed to every swift build/test (e.g. SWIFT_FLAGS="--build-path /tmp/b").
 
 SHELL := /bin/bash
@@ -12,6 +13,12 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 SWIFT_FLAGS ?=
+# Release builds (make release, run, install, bench) link the Swift runtime statically: only
+# the parts used are in the binary, and a daemon playing one local MP3 peaks at 18.2 MB
+# resident instead of 21.3 MB (the shared libswiftCore and libFoundationEssentials alone were
+# 8 MB of it; make bench BENCH=formats prints the breakdown). The binaries no longer need
+# /opt/swift's libraries at run time either. RELEASE_FLAGS= builds them as before.
+RELEASE_FLAGS ?= --static-swift-stdlib
 MUSIC ?=
 # Tests run at once by make test and make check (swift test --parallel).
 TEST_WORKERS ?= 4
@@ -34,7 +41,7 @@ build: deps
 	swift build $(SWIFT_FLAGS)
 
 release: deps
-	swift build -c release $(SWIFT_FLAGS)
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # The quick inner loop (docs/TESTING.md): the unit tests of every module and the in-process MPRIS
 # tests (MPRISService on a private bus with a host that runs the real PlayerState), in parallel;
@@ -95,27 +102,40 @@ test: deps
 # when the rooms hear it, the rooms' offset, CPU per minute and peak RSS of the source (and of
 # Aubade's control script). AUBADE_BENCH_RUNS rounds (default 3), on PulseAudio; about 3 minutes.
 # Writes .build/bench/snapcast.{md,json}.
+# Then the formats benchmark (issue 21): Aubade's release binary (and its FFmpeg helper) beside
+# mpv + mpv-mpris, mpd + mpDris2 and mpg123: an AAC station (icecast2 fed by ffmpeg in real time,
+# ICY titles, with a raw listener to say where icecast put each title) and an HLS station
+# (`ffmpeg -f hls`, served locally): URL → first audio, CPU per minute and peak RSS of each
+# player's process tree, the title's offset; 100 full-size M4A files (made once in
+# .build/bench/m4a-library, ~390 MB): cold-cache queueing time and bytes read per file beside
+# mpd's update, and playing one; only MP3s: peak RSS (with its breakdown by mapping) and start-up
+# before this change (BASELINE, built once in .build/bench/baseline-REV as it was built then) and
+# after; the helper crashing, stopped and allocating without end mid-track: the bus's worst reply.
+# AUBADE_BENCH_FORMATS_SECONDS (30) of steady play per player. Writes .build/bench/formats.{md,json}.
+# BASELINE: the commit before issue 21's work (the branch point of `ffmpeg`).
+BASELINE ?= 6c4a7bb
+
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast; all (the
-# default) is all six. E.g. BENCH=peers or BENCH=guard runs that benchmark alone, BENCH="peers
-# streams" both.
+# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast, formats;
+# all (the default) is all seven. E.g. BENCH=peers or BENCH=guard runs that benchmark alone,
+# BENCH="peers streams" both.
 BENCH ?= all
 
 bench: bench-deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library|guard|snapcast) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard|snapcast|formats) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast, formats)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
-	swift build -c release $(SWIFT_FLAGS)
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	@parts=" $(BENCH) "; wants() { [[ $$parts == *" all "* || $$parts == *" $$1 "* ]]; }; status=0; \
-	release="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
+	release="$$(swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests|Formats' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests|Formats' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -154,10 +174,24 @@ bench: bench-deps
 	    scripts/audio-session --server pulseaudio -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.SnapcastBenchmarkTests' || status=$$?; \
 	fi; \
+	if wants formats; then \
+	rm -f .build/bench/formats.json .build/bench/formats.md; \
+	baseline=".build/bench/baseline-$(BASELINE)"; \
+	if [[ ! -x $$baseline/.build/release/aubade ]]; then \
+	    echo "=== make bench: building the baseline $(BASELINE) (before issue 21) in $$baseline, once"; \
+	    rm -rf "$$baseline" && mkdir -p "$$baseline" && git archive $(BASELINE) | tar -x -C "$$baseline" \
+	        && (cd "$$baseline" && swift build -c release $(SWIFT_FLAGS)) || status=$$?; \
+	fi; \
+	echo "=== make bench: M4A files, AAC and HLS stations, beside mpv and mpd; only MP3s before and after; on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    AUBADE_BASELINE_BINARY="$(CURDIR)/$$baseline/.build/release/aubade" AUBADE_BASELINE_REVISION="$(BASELINE)" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.Formats' || status=$$?; \
+	fi; \
 	exit $$status
 
 run: release
-	AUBADE_BINARY="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade" scripts/serve $(MUSIC)
+	AUBADE_BINARY="$$(swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/aubade" scripts/serve $(MUSIC)
 
 clean:
 	swift package clean $(SWIFT_FLAGS)
@@ -172,7 +206,8 @@ clean:
 # everything under another root (packaging); the files still name the final paths.
 # What was installed (files, and the folders that had to be created) is listed in MANIFEST;
 # `make uninstall` (same PREFIX) removes exactly that. BINARY=path installs that binary instead
-# of building a release one (the tests use it).
+# of building a release one (the tests use it); HELPER=path the FFmpeg helper (default: the
+# aubade-ffmpeg beside BINARY), installed beside aubade, where aubade looks for it.
 ifeq ($(shell id -u),0)
 PREFIX ?= /usr/local
 USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
@@ -191,16 +226,19 @@ BINDIR ?= $(PREFIX)/bin
 MANIFEST ?= $(PREFIX)/share/aubade/install-manifest
 DESTDIR ?=
 BINARY ?=
+HELPER ?=
 
 install:
 	@set -euo pipefail; \
 	binary='$(BINARY)'; \
 	if [[ -z $$binary ]]; then \
-	    echo "make install: swift build -c release $(SWIFT_FLAGS)"; \
-	    swift build -c release $(SWIFT_FLAGS); \
-	    binary="$$(swift build -c release $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
+	    echo "make install: swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)"; \
+	    swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS); \
+	    binary="$$(swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
 	fi; \
 	[[ -x $$binary ]] || { echo "make install: $$binary is not an executable" >&2; exit 1; }; \
+	helper='$(HELPER)'; [[ -n $$helper ]] || helper="$$(dirname "$$binary")/aubade-ffmpeg"; \
+	[[ -x $$helper ]] || { echo "make install: $$helper (the FFmpeg helper) is not an executable" >&2; exit 1; }; \
 	dest='$(DESTDIR)'; manifest='$(MANIFEST)'; \
 	dirs=(); \
 	if [[ -f $$dest$$manifest ]]; then mapfile -t dirs < <(sed -n 's/^dir //p' "$$dest$$manifest"); fi; \
@@ -218,6 +256,8 @@ install:
 	sed 's|@bindir@|$(BINDIR)|g' desktop/aubade.desktop >"$$staging/aubade.desktop"; \
 	install -m 0755 "$$binary" "$$dest$(BINDIR)/aubade"; \
 	echo "  installed $$dest$(BINDIR)/aubade  (from $$binary)"; \
+	install -m 0755 "$$helper" "$$dest$(BINDIR)/aubade-ffmpeg"; \
+	echo "  installed $$dest$(BINDIR)/aubade-ffmpeg  (the FFmpeg helper, from $$helper)"; \
 	ln -sfn aubade "$$dest$(BINDIR)/aubade-snapcast"; \
 	echo "  linked    $$dest$(BINDIR)/aubade-snapcast -> aubade  (Snapcast's controlscript=)"; \
 	install -m 0644 "$$staging/aubade.service" "$$dest$(USER_UNIT_DIR)/aubade.service"; \
@@ -232,7 +272,7 @@ install:
 	echo "  installed $$dest$(ICON_DIR)/aubade.svg"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
-	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-snapcast' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
+	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-ffmpeg' '$(BINDIR)/aubade-snapcast' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
 	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' '$(APPLICATIONS_DIR)/aubade.desktop' \
 	        '$(ICON_DIR)/aubade.svg' "$$manifest"; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \

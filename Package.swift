@@ -7,6 +7,8 @@ let package = Package(
     name: "aubade",
     products: [
         .executable(name: "aubade", targets: ["aubade"]),
+        // FFmpeg in a process of its own, started by aubade beside which it is installed.
+        .executable(name: "aubade-ffmpeg", targets: ["aubade-ffmpeg"]),
     ],
     targets: [
         // C libraries, as the system ships them.
@@ -16,14 +18,19 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123",
                        providers: [.apt(["libmpg123-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's headers only: the library is dlopen'ed at the first stream (CCurl/shim.h), so a
+        // daemon playing local files does not carry its TLS stack. No pkgConfig (it would link it).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac",
                        providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile",
                        providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile",
                        providers: [.apt(["libopusfile-dev"])]),
+        // FFmpeg 5.1: linked into the aubade-ffmpeg helper ONLY, never into the daemon.
+        // Headers in /usr/include/<triple> (the compiler's default path): no pkgConfig needed.
+        .systemLibrary(name: "CFFmpeg",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
 
         // What threads hand each other: a pthread-mutex-guarded value (seen by ThreadSanitizer)
         // and a bounded byte ring. Pure Swift on libc.
@@ -36,16 +43,22 @@ let package = Package(
         .target(name: "FLACKit", dependencies: ["CFLAC"]),
         .target(name: "VorbisKit", dependencies: ["CVorbisFile"]),
         .target(name: "OpusKit", dependencies: ["COpusFile"]),
+        .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
+        // The framed protocol between the daemon and aubade-ffmpeg (docs/ffmpeg-helper.md).
+        // Pure Swift on libc: both ends use it, so the daemon links no FFmpeg.
+        .target(name: "FFmpegWire"),
+        // The daemon's side: finds, starts, talks to and stops aubade-ffmpeg.
+        .target(name: "FFmpegClient", dependencies: ["FFmpegWire", "PlayerCore", "Handoff"]),
 
         // The pure heart: queue, playback state machine, audio-session policy. No C, no I/O.
         .target(name: "PlayerCore"),
 
         // Adapters: translate between the world and PlayerCore.
-        .target(name: "Decoding", dependencies: ["Mpg123Kit", "FLACKit", "VorbisKit", "OpusKit", "PlayerCore"]),
+        .target(name: "Decoding", dependencies: ["Mpg123Kit", "FLACKit", "VorbisKit", "OpusKit", "PlayerCore", "FFmpegClient"]),
         .target(name: "Library", dependencies: ["Decoding", "PlayerCore", "Handoff"]),
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore", "Handoff"]),
         // Where bytes come from besides files: HTTP(S) streams, ICY titles, reconnecting.
-        .target(name: "Inputs", dependencies: ["CurlKit", "Handoff", "Mpg123Kit", "PlayerCore", "AudioOutput"]),
+        .target(name: "Inputs", dependencies: ["CurlKit", "Handoff", "Mpg123Kit", "PlayerCore", "AudioOutput", "FFmpegClient"]),
         .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore", "Handoff"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
@@ -62,7 +75,10 @@ let package = Package(
         // PID, waiting. One target, no copies.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
+        .executableTarget(name: "aubade-ffmpeg", dependencies: ["FFmpegKit", "FFmpegWire"]),
+
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
+        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "AudioFixtures", "aubade-ffmpeg"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
@@ -70,13 +86,13 @@ let package = Package(
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
         .testTarget(name: "CurlKitTests", dependencies: ["TestSupport", "CurlKit"]),
         // Real MP3s made with sox and lame, for the tests of the modules that read files.
-        .target(name: "AudioFixtures", path: "Tests/AudioFixtures"),
+        .target(name: "AudioFixtures", path: "Tests/AudioFixtures", resources: [.copy("Scripts")]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "AudioFixtures"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
         .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "AudioFixtures", "Handoff"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit"]),
-        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "aubade-ffmpeg", "DBusKit", "AudioFixtures"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "aubade-ffmpeg", "PulseKit", "AudioFixtures"]),
     ]
 )

@@ -20,14 +20,18 @@ struct CurlCallError: Error, Sendable, Equatable, CustomStringConvertible {
     init(function: String, code: CURLcode, detail: String? = nil) {
         self.function = function
         self.code = Int32(bitPattern: code.rawValue)
-        let generic = curl_easy_strerror(code).map { String(cString: $0) } ?? "unknown error"
-        message = detail.flatMap { $0.isEmpty ? nil : $0 } ?? generic
+        if let detail, !detail.isEmpty {
+            message = detail
+        } else {
+            // libcurl's words need libcurl loaded (a failed dlopen has none to give).
+            message = aubade_curl_easy_strerror(code).map { String(cString: $0) } ?? "unknown error"
+        }
     }
 
     init(function: String, multiCode: CURLMcode) {
         self.function = function
         code = multiCode.rawValue
-        message = curl_multi_strerror(multiCode).map { String(cString: $0) } ?? "unknown error"
+        message = aubade_curl_multi_strerror(multiCode).map { String(cString: $0) } ?? "unknown error"
         isMultiCode = true
     }
 

@@ -14,7 +14,7 @@ final class CurlEasy {
 
     init() throws(CurlCallError) {
         try CurlGlobal.ensureInitialized()
-        guard let handle = curl_easy_init() else {
+        guard let handle = aubade_curl_easy_init() else {
             throw CurlCallError(function: "curl_easy_init", message: "libcurl could not make a handle")
         }
         self.handle = handle
@@ -23,14 +23,14 @@ final class CurlEasy {
         errorBuffer.initialize(repeating: 0, count: size)
         let code = aubade_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         guard code == CURLE_OK else {
-            curl_easy_cleanup(handle)
+            aubade_curl_easy_cleanup(handle)
             errorBuffer.deallocate()
             throw CurlCallError(function: "curl_easy_setopt(ERRORBUFFER)", code: code)
         }
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        aubade_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
         // keptLists are freed after this body, once libcurl can no longer read them.
     }
@@ -100,7 +100,7 @@ final class CurlEasy {
 
     /// libcurl's own name of an option ("NOSIGNAL"), for error messages.
     static func name(of option: CURLoption) -> String {
-        curl_easy_option_by_id(option)?.pointee.name.map { String(cString: $0) } ?? "option \(option.rawValue)"
+        aubade_curl_easy_option_by_id(option)?.pointee.name.map { String(cString: $0) } ?? "option \(option.rawValue)"
     }
 
     // MARK: Information
@@ -135,10 +135,10 @@ final class CurlEasy {
 
     // MARK: Pausing
 
-    /// `curl_easy_pause(CURLPAUSE_CONT)`: hand over the held-back data and read on.
+    /// `aubade_curl_easy_pause(CURLPAUSE_CONT)`: hand over the held-back data and read on.
     /// Transfer thread only; may call the write callback before it returns.
     func resume() throws(CurlCallError) {
-        let code = curl_easy_pause(handle, aubade_CURLPAUSE_CONT)
+        let code = aubade_curl_easy_pause(handle, aubade_CURLPAUSE_CONT)
         guard code == CURLE_OK else { throw error("curl_easy_pause", code) }
     }
 }

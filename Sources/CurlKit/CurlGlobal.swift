@@ -8,9 +8,14 @@ internal import CCurl
 enum CurlGlobal {
     /// `nil` when libcurl initialised; otherwise why not.
     static let initializationError: CurlCallError? = {
-        let code = curl_global_init(aubade_CURL_GLOBAL_DEFAULT)
+        // Loaded here, at the first transfer: a daemon that plays only files never maps it.
+        if case .failure(let error) = CurlLibrary.loaded { return error }
+        let code = aubade_curl_global_init(aubade_CURL_GLOBAL_DEFAULT)
         return code == CURLE_OK ? nil : CurlCallError(function: "curl_global_init", code: code)
     }()
+
+    /// Whether libcurl has been loaded into this process.
+    public static var isLoaded: Bool { CurlLibrary.isLoaded }
 
     /// Initialises libcurl on first use; throws on every call if that failed.
     static func ensureInitialized() throws(CurlCallError) {

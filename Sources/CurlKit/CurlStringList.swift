@@ -12,12 +12,12 @@ final class CurlStringList {
                 throw CurlCallError(function: "curl_slist_append", message: "a line contains a NUL byte")
             }
             // curl_slist_append returns the (possibly new) head, or NULL and leaves the list as it was.
-            guard let appended = line.withCString({ curl_slist_append(head, $0) }) else {
+            guard let appended = line.withCString({ aubade_curl_slist_append(head, $0) }) else {
                 throw CurlCallError(function: "curl_slist_append", message: "out of memory")
             }
             head = appended
         }
     }
 
-    deinit { curl_slist_free_all(head) }
+    deinit { aubade_curl_slist_free_all(head) }
 }

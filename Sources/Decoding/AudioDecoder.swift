@@ -27,11 +27,13 @@ public enum AudioDecoders {
     /// Reads the first bytes of `path` (`AudioFileKind.sniff`) and opens the decoder of that
     /// format; a `.mp3` that is really FLAC plays as FLAC.
     public static func open(path: FilePath) throws(DecodingError) -> any AudioDecoder {
-        switch try AudioFileKind.sniff(path: path) {
+        let kind = try AudioFileKind.sniff(path: path)
+        switch kind {
         case .mp3: return try MP3Decoder(path: path)
         case .flac: return try FLACDecoder(path: path)
         case .vorbis: return try VorbisDecoder(path: path)
         case .opus: return try OpusDecoder(path: path)
+        case .m4a, .aac: return try FFmpegDecoder(path: path, kind: kind)
         }
     }
 }

@@ -8,6 +8,11 @@ import Musl
 /// The format of an audio file, told by its content (magic bytes), never by its name.
 public enum AudioFileKind: String, Sendable, Equatable, CaseIterable {
     case mp3, flac, vorbis, opus
+    /// An MP4 container (`ftyp` box): M4A with AAC or ALAC, an iTunes download, an MP4 video's
+    /// sound. Played through the FFmpeg helper (`FFmpegDecoder`).
+    case m4a
+    /// Raw AAC in ADTS frames (`.aac`), through the FFmpeg helper.
+    case aac
 
     /// What the tags call it, for `aubade status` and the log.
     public var displayName: String {
@@ -16,6 +21,19 @@ public enum AudioFileKind: String, Sendable, Equatable, CaseIterable {
         case .flac: "FLAC"
         case .vorbis: "Ogg Vorbis"
         case .opus: "Opus"
+        case .m4a: "M4A"
+        case .aac: "AAC"
+        }
+    }
+
+    /// Played by the FFmpeg helper process, not by a library inside the daemon.
+    public var usesFFmpegHelper: Bool { self == .m4a || self == .aac }
+
+    /// The name of FFmpeg's demuxer for it (the helper is told, not left to guess).
+    var ffmpegFormatName: String {
+        switch self {
+        case .aac: "aac"
+        default: "mov"
         }
     }
 
@@ -39,6 +57,10 @@ public enum AudioFileKind: String, Sendable, Equatable, CaseIterable {
     /// The kind of a file that starts with `bytes` (an ID3v2 tag already skipped).
     static func kind(of bytes: [UInt8], path: FilePath) throws(DecodingError) -> AudioFileKind {
         if bytes.starts(with: Array("fLaC".utf8)) { return .flac }
+        // ISO base media: a box size, then "ftyp" (M4A, MP4, M4B, 3GP, QuickTime).
+        if bytes.count >= 8, bytes[4..<8].elementsEqual("ftyp".utf8) { return .m4a }
+        // ADTS: a 12-bit sync word like MPEG audio's, but "layer" 00 (MP3 has 01).
+        if bytes.count >= 7, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .aac }
         if bytes.starts(with: Array("OggS".utf8)) {
             // Page header: 27 bytes + the segment table; the first packet follows.
             guard bytes.count > 27 else { throw DecodingError(path: path, reason: "truncated Ogg file") }

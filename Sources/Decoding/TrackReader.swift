@@ -11,21 +11,25 @@ import Musl
 public enum TrackReader {
     /// The track in the file at `path`, whatever its format.
     public static func read(path: FilePath) throws(DecodingError) -> Track {
-        switch try AudioFileKind.sniff(path: path) {
+        let kind = try AudioFileKind.sniff(path: path)
+        switch kind {
         case .mp3: return try readMP3(path: path)
         case .flac: return try FLACTrackReader.read(path: path)
         case .vorbis: return try VorbisTrackReader.read(path: path)
         case .opus: return try OpusTrackReader.read(path: path)
+        case .m4a, .aac: return try FFmpegTrackReader.read(path: path, kind: kind)
         }
     }
 
     /// The cover picture embedded in the file, whatever its format; nil when there is none.
     public static func coverArt(path: FilePath) throws(DecodingError) -> CoverArt? {
-        switch try AudioFileKind.sniff(path: path) {
+        let kind = try AudioFileKind.sniff(path: path)
+        switch kind {
         case .mp3: return try mp3CoverArt(path: path)
         case .flac: return try FLACTrackReader.coverArt(path: path)
         case .vorbis: return try VorbisTrackReader.coverArt(path: path)
         case .opus: return try OpusTrackReader.coverArt(path: path)
+        case .m4a, .aac: return try FFmpegTrackReader.coverArt(path: path, kind: kind)
         }
     }
 
@@ -84,6 +88,9 @@ public enum TrackReader {
     /// The exact length of an MP3 whose length was an estimate: one pass over every frame
     /// header (`mpg123_scan`, no decoding). Meant for the loading queue, on a handle of its own.
     public static func measureLength(path: FilePath) throws(DecodingError) -> Microseconds? {
+        let kind = try AudioFileKind.sniff(path: path)
+        // Raw ADTS (its length estimated from the size): counted by decoding it in the helper.
+        if kind.usesFFmpegHelper { return try FFmpegTrackReader.measureLength(path: path, kind: kind) }
         let handle = try Mpg123Handle.opened(path: path)
         let format = try handle.probedFormat(path: path)
         do {

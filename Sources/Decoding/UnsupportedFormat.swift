@@ -1,5 +1,5 @@
 /// Files Aubade recognises by their content but does not play, named the way their owners know
-/// them, so that "song.m4a" is "an M4A file …: Aubade does not play M4A yet" and not the
+/// them, so that "song.wma" is "a WMA file (Windows Media): Aubade does not play WMA" and not the
 /// complaint of whichever library tried it last ("not an MP3 file (mpg123_getformat: …)").
 enum UnsupportedFormat {
     /// What the file that starts with `bytes` (an ID3v2 tag already skipped) is and that Aubade
@@ -12,13 +12,7 @@ enum UnsupportedFormat {
         func at(_ offset: Int, _ text: String) -> Bool {
             bytes.count >= offset + text.utf8.count && Array(bytes[offset..<offset + text.utf8.count]) == Array(text.utf8)
         }
-        if at(4, "ftyp") {
-            // The brand after "ftyp": M4A/M4B/M4P are audio; mp4/isom may hold audio alone.
-            return at(8, "M4B") ? ("an M4B audiobook (MPEG-4 audio)", "M4B", true)
-                : ("an M4A file (MPEG-4 audio: AAC or ALAC)", "M4A", true)
-        }
-        // ADTS: a 12-bit sync and layer 00, which MPEG audio never has (MP3 is layer 01).
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return ("an AAC file (raw ADTS)", "AAC", true) }
+        // M4A/MP4 ("ftyp") and ADTS are played by the FFmpeg helper: AudioFileKind finds them first.
         if at(0, "ADIF") { return ("an AAC file (ADIF)", "AAC", true) }
         if bytes.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return ("a WMA file (Windows Media)", "WMA", false) }
         if at(0, "RIFF"), at(8, "WAVE") { return ("a WAV file", "WAV", false) }
@@ -30,7 +24,7 @@ enum UnsupportedFormat {
         if at(0, "DSD ") || at(0, "FRM8") { return ("a DSD audio file", "DSD", false) }
         if at(0, "MThd") { return ("a MIDI file", "MIDI", false) }
         if at(0, "#EXTM3U"), bytes.count > 8, String(decoding: bytes, as: UTF8.self).contains("#EXT-X-") {
-            return ("an HLS playlist", "HLS", true)
+            return ("an HLS playlist on disk", "HLS from files (HLS stations play from their http(s) URL)", false)
         }
         return nil
     }

@@ -55,6 +55,8 @@ final class StationConnection: Sendable {
         /// a restarted station's source is not back yet) is an outage to wait out, not an error.
         var hasPlayed = false
         var bodyBytes: Int64 = 0
+        /// What the first answer with audio held (MP3, or a format for the FFmpeg helper).
+        var content: StreamContent?
         var station: String?
         /// The whole file's size (a file over HTTP), from the first answer.
         var fileSize: Int64?
@@ -96,6 +98,25 @@ final class StationConnection: Sendable {
     deinit { close() }
 
     var station: String? { state.withLock { $0.station } }
+
+    /// What the connection knows so far, without reading its body: the opener waits on it to
+    /// pick the decoder (libmpg123 for MP3, the FFmpeg helper for the rest).
+    enum Verdict: Equatable {
+        case waiting
+        case audio(StreamContent)
+        case refused(String)
+        case playlist
+        case ended
+    }
+
+    var verdict: Verdict {
+        state.withLock { state in
+            if let refused = state.refused { return .refused(refused) }
+            if state.isPlaylist { return .playlist }
+            if let content = state.content { return .audio(content) }
+            return state.finished ? .ended : .waiting
+        }
+    }
     var isLive: Bool { state.withLock { $0.isLive } }
 
     func setWaker(_ waker: @escaping @Sendable () -> Void) {
@@ -228,7 +249,7 @@ final class StationConnection: Sendable {
             case .playlist:
                 state.isPlaylist = true
                 return .refused
-            case .mpegAudio:
+            case .mpegAudio, .helperAudio:
                 guard demuxer != nil else {
                     state.refused = "bad icy-metaint \"\(Self.cleanedHeaderText(metaint ?? ""))\""
                     return .refused
@@ -249,6 +270,7 @@ final class StationConnection: Sendable {
                 }
                 state.connectedAt = .now
                 state.hasPlayed = true
+                if state.content == nil { state.content = content }
                 state.station = name ?? state.station
                 leg.demuxer = demuxer
                 return .connected(.connected(station: state.station, live: state.isLive))

@@ -1,7 +1,10 @@
 /// What a stream URL answered with, judged from the status and the Content-Type.
 public enum StreamContent: Equatable, Sendable {
-    /// MPEG audio (MP3): play it.
+    /// MPEG audio (MP3): play it (libmpg123, in the daemon).
     case mpegAudio
+    /// AAC/HE-AAC in ADTS frames, Ogg (Vorbis, Opus, FLAC) or native FLAC: played through the
+    /// FFmpeg helper; the name is FFmpeg's demuxer ("aac", "ogg", "flac").
+    case helperAudio(String)
     /// A playlist naming the real stream(s) (a station's .pls or .m3u): follow it.
     case playlist
     /// Anything else: not retried, the reason says what it was.
@@ -21,14 +24,18 @@ public enum StreamContent: Equatable, Sendable {
         case "audio/x-scpls", "application/pls+xml", "audio/scpls",
              "audio/x-mpegurl", "audio/mpegurl", "application/x-mpegurl", "application/vnd.apple.mpegurl":
             self = .playlist
-        case "audio/aac", "audio/aacp", "audio/x-aac", "audio/mp4", "audio/x-m4a":
-            self = .refused("an AAC station (\(type)): Aubade does not play AAC stations yet")
-        case "audio/ogg", "application/ogg", "audio/opus", "audio/vorbis":
-            self = .refused("an Ogg station (\(type)): Aubade does not play Ogg stations yet")
+        case "audio/aac", "audio/aacp", "audio/x-aac", "audio/x-aacp", "audio/mp4a-latm":
+            self = .helperAudio("aac")
+        case "audio/ogg", "application/ogg", "audio/opus", "audio/vorbis", "audio/x-ogg", "audio/ogg; codecs=opus":
+            self = .helperAudio("ogg")
         case "audio/flac", "audio/x-flac":
-            self = .refused("a FLAC station (\(type)): Aubade does not play FLAC stations yet")
+            self = .helperAudio("flac")
+        case "audio/mp4", "audio/x-m4a":
+            // An M4A over HTTP: playable when its moov atom comes first (fed bytes cannot seek).
+            self = .helperAudio("mov")
         case "video/mp2t":
-            self = .refused("an HLS segment (\(type)): Aubade does not play HLS yet")
+            // MPEG-TS sent as one stream (not as HLS segments): FFmpeg's demuxer takes it.
+            self = .helperAudio("mpegts")
         case "text/plain":
             // Old servers send playlists as plain text.
             self = Self.looksLikePlaylist(url) ? .playlist : .refused("not audio (\(type))")

@@ -5,7 +5,7 @@ import Handoff
 public final class StreamControl: Sendable {
     private struct State {
         /// Weak: the connection lives as long as its track's decoder, not as long as this handle.
-        weak var connection: StationConnection?
+        weak var connection: (any RetryHolding)?
         var held = false
     }
     private let state = LockedState(State())
@@ -13,14 +13,14 @@ public final class StreamControl: Sendable {
     public init() {}
 
     public func holdRetries(_ hold: Bool) {
-        let connection = state.withLock { state -> StationConnection? in
+        let connection = state.withLock { state -> (any RetryHolding)? in
             state.held = hold
             return state.connection
         }
         connection?.holdRetries(hold)
     }
 
-    func attach(_ connection: StationConnection) {
+    func attach(_ connection: any RetryHolding) {
         let held = state.withLock { state -> Bool in
             state.connection = connection
             return state.held

@@ -9,7 +9,8 @@ public import PlayerCore
 /// track was dropped (Next, Stop).
 ///
 /// Throws `StreamError` for what is not a network fault: an HTTP error, an HTML page, a
-/// format we cannot play, an empty or HLS playlist. Those are not retried.
+/// format we cannot play, an empty playlist. Those are not retried. An HLS playlist is handed
+/// to `HLSStation` (the FFmpeg helper).
 public enum StreamOpener {
     /// A playlist that names a playlist that names… stops here.
     static let maximumPlaylistDepth = 3
@@ -37,7 +38,9 @@ public enum StreamOpener {
                     do {
                         urls = try StationPlaylist.urls(in: body)
                     } catch .hls {
-                        throw StreamError(url: candidate.redacted, reason: StreamURL.Problem.hls.description)
+                        // An HLS playlist: FFmpeg's HLS demuxer, in the helper, takes it from here.
+                        return try HLSStation.open(candidate, settings: settings, control: control,
+                                                   isCancelled: isCancelled, onStatus: onStatus)
                     } catch {
                         throw StreamError(url: candidate.redacted, reason: "the playlist names no http(s) stream")
                     }
@@ -63,19 +66,47 @@ public enum StreamOpener {
                                 onStatus: @escaping @Sendable (StreamStatus) -> Void) throws(StreamError) -> Connected {
         let connection = StationConnection(url, settings: settings, startFraction: startFraction,
                                            hasAlternatives: hasAlternatives, onStatus: onStatus)
-        let source = try StreamSource(connection: connection)
         let arrived = DispatchSemaphore(value: 0)
         connection.setWaker { arrived.signal() }
         control.attach(connection)
         connection.start()
+        // The answer's Content-Type picks the decoder: libmpg123 here, or the FFmpeg helper.
+        var content: StreamContent?
+        while content == nil {
+            if isCancelled() {
+                connection.close()
+                throw StreamError(url: url.redacted, reason: "cancelled")
+            }
+            switch connection.verdict {
+            case .waiting: _ = arrived.wait(timeout: .now() + 0.1)
+            case .audio(let found): content = found
+            case .refused(let reason): throw StreamError(url: url.redacted, reason: reason)
+            case .playlist:
+                connection.close()
+                return .playlist
+            case .ended: throw StreamError(url: url.redacted, reason: "the stream ended before any audio")
+            }
+        }
+        let prepare: () throws(StreamError) -> StreamSource.Outcome
+        let made: () -> PCMSource
+        switch content! {
+        case .helperAudio(let formatName):
+            let source = try HelperStreamSource(connection: connection, formatName: formatName)
+            prepare = { () throws(StreamError) in try source.prepare() }
+            made = { helperPCMSource(source) }
+        default:
+            let source = try StreamSource(connection: connection)
+            prepare = { () throws(StreamError) in try source.prepare() }
+            made = { pcmSource(source) }
+        }
         while true {
             if isCancelled() {
                 connection.close()
                 throw StreamError(url: url.redacted, reason: "cancelled")
             }
-            switch try source.prepare() {
+            switch try prepare() {
             case .pcm:
-                return .playing(pcmSource(source))
+                return .playing(made())
             case .starved:
                 _ = arrived.wait(timeout: .now() + 0.1)
             case .ended:
@@ -85,6 +116,22 @@ public enum StreamOpener {
                 return .playlist
             }
         }
+    }
+
+    private static func helperPCMSource(_ source: HelperStreamSource) -> PCMSource {
+        let format = source.format ?? PCMFormat(sampleRate: 44_100, channels: 2)
+        return PCMSource(
+            format: format,
+            read: { buffer in
+                switch try source.read(into: buffer) {
+                case .pcm(let count): return count
+                case .starved: throw SourceStarved()
+                case .ended: return 0
+                case .playlist: throw StreamError(url: source.connection.url.redacted, reason: "turned into a playlist")
+                }
+            },
+            setInputWaker: { waker in source.connection.setWaker(waker) },
+            takeMarks: { source.takeMarks() })
     }
 
     private static func pcmSource(_ source: StreamSource) -> PCMSource {

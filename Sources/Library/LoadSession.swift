@@ -19,7 +19,7 @@ final class LoadSession {
     static let playlistSizeLimit = 16 << 20
     /// The names looked at in a folder (any case). Which decoder plays a file is decided by
     /// its content, not by this: a `.mp3` that is really FLAC plays as FLAC.
-    static let musicExtensions: Set<String> = ["mp3", "flac", "ogg", "oga", "opus"]
+    static let musicExtensions: Set<String> = ["mp3", "flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac"]
     /// How deep playlists may include playlists.
     static let playlistDepthLimit = 8
     /// How many playlists one load may read in all: a few playlists that each list the next

@@ -22,7 +22,9 @@ struct LibraryMPD {
     var work: URL
     var register: (Spawned) -> Void
 
-    func scan(_ library: URL, files: [URL]) throws -> MPDScan {
+    /// `evictOnly`: only the files' pages are dropped before each scan (`PageCache.evict`), not
+    /// the whole page cache, so mpd's own libraries are not read again.
+    func scan(_ library: URL, files: [URL], evictOnly: Bool = false) throws -> MPDScan {
         let home = work.appendingPathComponent("mpd", isDirectory: true)
         let playlists = home.appendingPathComponent("playlists", isDirectory: true)
         try FileManager.default.createDirectory(at: playlists, withIntermediateDirectories: true)
@@ -50,7 +52,7 @@ struct LibraryMPD {
         let control = try MPDProtocol(port: port, timeout: 30)
         Thread.sleep(forTimeInterval: 0.5)
         func timedUpdate() throws -> MPDScan.Run {
-            try PageCache.drop(files: files)
+            if evictOnly { PageCache.evict(files) } else { try PageCache.drop(files: files) }
             let before = try ProcIO.read(mpd.pid)
             let mpc = try Spawned("mpc", ["--host", "127.0.0.1", "--port", "\(port)", "update", "--wait"],
                                   logPath: home.appendingPathComponent("mpc.log").path)

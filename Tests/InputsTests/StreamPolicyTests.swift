@@ -42,13 +42,17 @@ import Testing
     @Test func anythingElseIsRefusedWithAReason() {
         #expect(StreamContent(status: 404, contentType: "text/html", url: "http://x/") == .refused("the server answered HTTP 404"))
         #expect(StreamContent(status: 200, contentType: "text/html", url: "http://x/") == .refused("not audio (text/html)"))
-        guard case .refused(let reason) = StreamContent(status: 200, contentType: "audio/aacp", url: "http://x/") else {
-            Issue.record("AAC accepted")
-            return
-        }
-        #expect(reason == "an AAC station (audio/aacp): Aubade does not play AAC stations yet")
-        #expect(StreamContent(status: 200, contentType: "application/ogg", url: "http://x/")
-                == .refused("an Ogg station (application/ogg): Aubade does not play Ogg stations yet"))
+        #expect(StreamContent(status: 200, contentType: "video/mp4", url: "http://x/") == .refused("not audio (video/mp4)"))
+    }
+
+    @Test func aacOggAndFLACGoToTheFFmpegHelper() {
+        #expect(StreamContent(status: 200, contentType: "audio/aacp", url: "http://x/") == .helperAudio("aac"))
+        #expect(StreamContent(status: 200, contentType: "audio/aac", url: "http://x/") == .helperAudio("aac"))
+        #expect(StreamContent(status: 200, contentType: "application/ogg", url: "http://x/") == .helperAudio("ogg"))
+        #expect(StreamContent(status: 200, contentType: "audio/ogg", url: "http://x/") == .helperAudio("ogg"))
+        #expect(StreamContent(status: 200, contentType: "audio/flac", url: "http://x/") == .helperAudio("flac"))
+        #expect(StreamContent(status: 200, contentType: "audio/mp4", url: "http://x/") == .helperAudio("mov"))
+        #expect(StreamContent(status: 200, contentType: "video/mp2t", url: "http://x/") == .helperAudio("mpegts"))
     }
 }
 
@@ -63,7 +67,7 @@ import Testing
         #expect(try StationPlaylist.urls(in: Array(m3u.utf8)) == ["http://a.example:8000/stream"])
     }
 
-    @Test func hlsAndEmptyAreRefused() {
+    @Test func hlsIsToldApartAndEmptyIsRefused() {
         #expect(throws: StationPlaylist.Problem.hls) { try StationPlaylist.urls(in: Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\nseg.ts\n".utf8)) }
         #expect(throws: StationPlaylist.Problem.empty) { try StationPlaylist.urls(in: Array("[playlist]\nFile1=/local/file.mp3\n".utf8)) }
         #expect(throws: StationPlaylist.Problem.empty) { try StationPlaylist.urls(in: [0xFF, 0xFE, 0x00]) }

@@ -1,3 +1,4 @@
+import AudioFixtures
 import Foundation
 import XCTest
 
@@ -65,6 +66,15 @@ final class ServiceTests: XCTestCase {
         let installedBinary = prefix.appendingPathComponent("bin/aubade").path
         XCTAssertTrue(files.contains(installedBinary), "\(files)")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: installedBinary))
+        // The FFmpeg helper beside it, where the installed aubade finds it: an M4A decodes.
+        let installedHelper = prefix.appendingPathComponent("bin/aubade-ffmpeg").path
+        XCTAssertTrue(files.contains(installedHelper), "\(files)")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: installedHelper))
+        let m4a = root.appendingPathComponent("tone.m4a").path
+        try AudioFixtures.Fixtures.makeM4A(at: m4a, seconds: 1)
+        let decoded = try Shell.run(installedBinary, ["decode", m4a], environment: ["AUBADE_FFMPEG_HELPER": nil])
+        XCTAssertTrue(decoded.succeeded && decoded.stderr.contains("M4A, 44100 Hz, 2 channels, 1.000 s"),
+                      "the installed aubade did not decode an M4A with the installed helper: \(decoded.stderr)")
         let unit = try XCTUnwrap(files.first { $0.hasSuffix("/systemd/user/aubade.service") }, "\(files)")
         let activation = try XCTUnwrap(files.first { $0.hasSuffix("/dbus-1/services/org.mpris.MediaPlayer2.aubade.service") },
                                        "\(files)")

@@ -1,3 +1,4 @@
+import AudioFixtures
 import Foundation
 import XCTest
 
@@ -82,5 +83,54 @@ final class TagIndexReuseTests: AubadeTestCase {
         _ = rename(copy.path, retag.path)
         _ = try add(folder, count: count, home: home)
         XCTAssertEqual(try queueTitles().suffix(count).dropFirst(4).first, "Retagged")
+    }
+
+    /// `read_bytes` of any process (what came from the disk), nil once it is gone.
+    private func diskReads(_ pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("read_bytes:") }
+            .flatMap { Int($0.dropFirst("read_bytes:".count).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// M4A files are read by the FFmpeg helper, from their headers only (the `moov` atom at the
+    /// end of each four-minute file, a cover inside it); queued again after a restart, the tag
+    /// index answers and no helper is started at all.
+    func testAnM4AFolderIsReadByItsHeadersAndNotAgainAfterARestart() throws {
+        let count = 8
+        let folder = try makeDirectory("indexed-m4a")
+        let first = folder.appendingPathComponent("01.m4a")
+        try AudioFixtures.Fixtures.makeM4A(at: first.path, seconds: 240, title: "Indexed M4A", tagged: true, moovAtEnd: true)
+        for number in 2...count {
+            try FileManager.default.copyItem(at: first, to: folder.appendingPathComponent(String(format: "%02d.m4a", number)))
+        }
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: first.path)[.size] as? Int)
+        let home = try makeHome()
+        try evictFromPageCache(folder)
+
+        let daemon = try startDaemon([], home: home)
+        XCTAssertEqual(try aubade("add", folder.path).status, 0)
+        try eventually("\(count) entries", timeout: 60) { try tracks().count == count }
+        // The tag reader lives on for 2 s after its last file: long enough to read its counter.
+        let helpers = HelperProcesses.of(daemon.pid)
+        XCTAssertEqual(helpers.count, 1, "one tag-reading helper for the whole folder: \(helpers)")
+        if let helper = helpers.first, let disk = diskReads(helper) {
+            print("M4A tags: the helper read \(disk) bytes from the disk for \(count) files of \(size) bytes (moov at the end)")
+            XCTAssertLessThanOrEqual(disk / count, 256 * 1024, "over 256 KiB per file read from the disk")
+        }
+        XCTAssertEqual(try queueTitles(), Array(repeating: "Indexed M4A", count: count))
+        try terminate(daemon)
+
+        let again = try startDaemon([], home: home)
+        try eventually("the restored queue", timeout: 30) { try tracks().count == count }
+        // The restored current track's cover is read from its file (covers are not indexed):
+        // that helper goes idle first.
+        try eventually("no helper before the second add", timeout: 10) { HelperProcesses.of(again.pid).isEmpty }
+        XCTAssertEqual(try aubade("add", folder.path).status, 0)
+        var sawHelper = false
+        try eventually("\(2 * count) entries", timeout: 30) {
+            sawHelper = sawHelper || !HelperProcesses.of(again.pid).isEmpty
+            return try tracks().count == 2 * count
+        }
+        XCTAssertFalse(sawHelper || !HelperProcesses.of(again.pid).isEmpty, "a helper was started to read known files")
     }
 }

@@ -17,7 +17,6 @@ public struct StreamURL: Sendable, Hashable, CustomStringConvertible {
         case tooLong
         case badCharacters
         case noHost
-        case hls
 
         public var description: String {
             switch self {
@@ -25,7 +24,6 @@ public struct StreamURL: Sendable, Hashable, CustomStringConvertible {
             case .tooLong: return "URL longer than \(StreamURL.maximumLength) bytes"
             case .badCharacters: return "URL contains spaces or control characters"
             case .noHost: return "URL has no host"
-            case .hls: return "an HLS station (a playlist of segments): Aubade does not play HLS yet"
             }
         }
     }

@@ -172,7 +172,9 @@ final class TestHTTPServer {
     /// A CA (ca.pem) and a server certificate it signed for 127.0.0.1 and localhost
     /// (subjectAltName: what clients check), EC P-256 (fast to make), valid for a week.
     /// Returns the CA certificate's path.
-    private static func makeCertificates(in folder: URL) throws -> String {
+    /// A test CA and a server certificate for 127.0.0.1 signed by it (`server.pem`, `server.key`
+    /// in `folder`); returns the CA's file. Also used by the HLS tests' server.
+    static func makeCertificates(in folder: URL) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try """

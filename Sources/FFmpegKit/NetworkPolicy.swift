@@ -1,0 +1,17 @@
+/// Decides what a `MediaInput` opened from a URL may fetch, and how: asked before the URL
+/// itself and before every playlist and segment the demuxer opens after it (FFmpeg's
+/// `io_open`), and polled while FFmpeg waits (its interrupt callback).
+///
+/// The helper's rules live in its own subclass; this base allows everything.
+open class NetworkPolicy {
+    public init() {}
+
+    /// The options for opening `url` (protocol options such as `ca_file`), or nil to refuse it.
+    open func options(for url: String) -> [(String, String)]? { [] }
+
+    /// Why the last refusal was made, for the error.
+    open var lastRefusal: String { "" }
+
+    /// True stops whatever FFmpeg is waiting for (it then fails with "interrupted").
+    open func shouldInterrupt() -> Bool { false }
+}

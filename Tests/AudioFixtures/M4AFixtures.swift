@@ -1,0 +1,88 @@
+import Foundation
+
+/// M4A/MP4 and ADTS test files, made with Debian's ffmpeg (AAC-LC with its native encoder,
+/// ALAC, the mov muxer's edit list and `covr` atom) and mutagen (the iTunes freeform atoms
+/// ffmpeg cannot write: ReplayGain, iTunSMPB). HE-AAC cannot be made here: Debian's ffmpeg has
+/// no HE-AAC encoder (that is libfdk-aac).
+extension Fixtures {
+    public enum M4ACodec: String, Sendable {
+        case aac, alac
+    }
+
+    /// The tags `makeM4A(tagged: true)` writes, as MPRIS should show them.
+    public static let m4aTags: [(key: String, value: String)] = [
+        ("artist", "Ann"), ("album_artist", "Various"), ("album", "M4A Demo"), ("track", "3/12"),
+        ("disc", "1/2"), ("date", "2011"), ("genre", "Jazz"),
+    ]
+
+    /// An M4A of a `seconds`-long `frequency` Hz tone at half amplitude (stereo). `moovAtEnd`:
+    /// as ffmpeg writes it by default (the `moov` atom after the audio, as in many downloads);
+    /// else `-movflags +faststart` (at the start). `tagged`: `m4aTags`, the title, a PNG
+    /// cover (`tinyPNG`) and ReplayGain −6.02 dB / peak 0.5 as freeform atoms.
+    public static func makeM4A(at path: String, codec: M4ACodec = .aac, seconds: Double = 2, rate: Int = 44100,
+                               frequency: Int = 523, title: String? = nil, tagged: Bool = false,
+                               moovAtEnd: Bool = true, extra: [String] = []) throws {
+        let wav = path + ".source.wav"
+        try makeToneWAV(at: wav, seconds: seconds, rate: rate, frequency: frequency)
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        try encodeM4A(wav, to: path, codec: codec, title: title, tagged: tagged, moovAtEnd: moovAtEnd, extra: extra)
+    }
+
+    /// Encodes `wav` to M4A (see `makeM4A`).
+    public static func encodeM4A(_ wav: String, to path: String, codec: M4ACodec = .aac, title: String? = nil,
+                                 tagged: Bool = false, moovAtEnd: Bool = true, extra: [String] = []) throws {
+        var arguments = ["-v", "error", "-y", "-i", wav]
+        var cover: String?
+        if tagged {
+            cover = path + ".cover.png"
+            try write(tinyPNG, to: cover!)
+            arguments += ["-i", cover!, "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-disposition:v", "attached_pic"]
+            arguments += m4aTags.flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
+        }
+        defer { if let cover { try? FileManager.default.removeItem(atPath: cover) } }
+        if let title { arguments += ["-metadata", "title=\(title)"] }
+        arguments += ["-c:a", codec == .aac ? "aac" : "alac"]
+        if codec == .aac { arguments += ["-b:a", "128k"] }
+        if !moovAtEnd { arguments += ["-movflags", "+faststart"] }
+        try run("ffmpeg", arguments + extra + [path])
+        if tagged {
+            try setFreeformAtoms(path, ["replaygain_track_gain=-6.02 dB", "replaygain_track_peak=0.500000"])
+        }
+    }
+
+    /// An AAC M4A with no edit list, its priming and padding told by an `iTunSMPB` atom
+    /// instead, as iTunes writes them: 1024 samples of priming, `frames` real ones.
+    public static func makeITunesM4A(at path: String, seconds: Double = 3, rate: Int = 44100, frequency: Int = 440,
+                                     title: String? = nil) throws {
+        let wav = path + ".source.wav"
+        try makeToneWAV(at: wav, seconds: seconds, rate: rate, frequency: frequency)
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        try encodeITunesM4A(wav, to: path, frames: Int(seconds * Double(rate)), title: title)
+    }
+
+    public static func encodeITunesM4A(_ wav: String, to path: String, frames: Int, title: String? = nil) throws {
+        try encodeM4A(wav, to: path, title: title, extra: ["-use_editlist", "0"])
+        let packets = (frames + 1024 + 1023) / 1024
+        let padding = packets * 1024 - 1024 - frames
+        let smpb = String(format: " 00000000 00000400 %08X %016X 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000",
+                          padding, frames)
+        try setFreeformAtoms(path, ["iTunSMPB=\(smpb)"])
+    }
+
+    /// Raw AAC in ADTS frames (a `.aac` file), `seconds` of a tone.
+    public static func makeADTS(at path: String, seconds: Double = 2, frequency: Int = 523) throws {
+        let wav = path + ".source.wav"
+        try makeToneWAV(at: wav, seconds: seconds, frequency: frequency)
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        try run("ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "128k", "-f", "adts", path])
+    }
+
+    /// Sets iTunes freeform atoms (`NAME=VALUE`, under com.apple.iTunes) with mutagen.
+    public static func setFreeformAtoms(_ path: String, _ pairs: [String]) throws {
+        guard let script = Bundle.module.path(forResource: "m4a_tags", ofType: "py", inDirectory: "Scripts") else {
+            throw ToolFailed(description: "m4a_tags.py is not among the test resources")
+        }
+        // Debian's python3: python3-mutagen installs there (the first python3 on PATH may be another).
+        try run("/usr/bin/python3", [script, path] + pairs)
+    }
+}

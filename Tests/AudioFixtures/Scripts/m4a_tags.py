@@ -1,0 +1,21 @@
+"""Writes iTunes freeform atoms ("----:com.apple.iTunes:NAME") into an M4A file, which ffmpeg's
+muxer cannot: ReplayGain and iTunSMPB, as iTunes and taggers write them.
+
+    m4a_tags.py FILE NAME=VALUE...
+"""
+import sys
+
+from mutagen.mp4 import MP4, MP4FreeForm
+
+
+def main():
+    path, pairs = sys.argv[1], sys.argv[2:]
+    tagged = MP4(path)
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        tagged["----:com.apple.iTunes:" + name] = [MP4FreeForm(value.encode("utf-8"))]
+    tagged.save()
+
+
+if __name__ == "__main__":
+    main()
