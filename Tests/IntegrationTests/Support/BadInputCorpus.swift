@@ -43,7 +43,7 @@ final class BadInputCorpus: Sendable {
 
     static func shared() throws -> BadInputCorpus { try made.get() }
     private static let made: Result<BadInputCorpus, any Error> = Result {
-        BadInputCorpus(directory: try FixtureCache.folder("corpus") { try make(in: $0) })
+        BadInputCorpus(directory: try FixtureCache.folder("corpus", variant: "\(longPlaylistLines) lines") { try make(in: $0) })
     }
 
     /// Fixed pseudo-random bytes: the same junk every run.

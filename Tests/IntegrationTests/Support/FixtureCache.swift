@@ -17,11 +17,14 @@ enum FixtureCache {
     }
 
     /// This process's copy of the folder `name`, made by `make` (given an empty folder) the
-    /// first time any process asks. `recipe` is the source file that makes it.
-    static func folder(_ name: String, recipe: String = #filePath, make: (URL) throws -> Void) throws -> URL {
+    /// first time any process asks. `recipe` is the source file that makes it; `variant` names
+    /// what else the music depends on (a size chosen by the environment), so that runs which
+    /// differ there never share a folder.
+    static func folder(_ name: String, recipe: String = #filePath, variant: String = "",
+                       make: (URL) throws -> Void) throws -> URL {
         let copy = TestRunDirectory.url.appendingPathComponent(name, isDirectory: true)
         if FileManager.default.fileExists(atPath: copy.path) { return copy }
-        let made = try cached(name, recipe: recipe, make: make)
+        let made = try cached(name, recipe: recipe, variant: variant, make: make)
         // cp -a, not FileManager: the bad-input corpus holds a FIFO, which a copy must make
         // anew (FileManager opens it to read, and waits for a writer forever).
         let copied = try Shell.run("cp", ["-a", made.path, copy.path], timeout: 60)
@@ -31,8 +34,9 @@ enum FixtureCache {
     }
 
     /// The cached folder itself, made if needed (read it, never change it).
-    private static func cached(_ name: String, recipe: String, make: (URL) throws -> Void) throws -> URL {
-        let text = (try? Data(contentsOf: URL(fileURLWithPath: recipe))) ?? Data()
+    private static func cached(_ name: String, recipe: String, variant: String,
+                               make: (URL) throws -> Void) throws -> URL {
+        let text = ((try? Data(contentsOf: URL(fileURLWithPath: recipe))) ?? Data()) + Data(variant.utf8)
         let version = String(fnv1a(text), radix: 16)
         let final = root.appendingPathComponent("\(name)-\(version)", isDirectory: true)
         let complete = final.appendingPathComponent(".complete")
