@@ -71,28 +71,29 @@ let package = Package(
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
                                          "Configuration", "Inputs", "SnapcastControl"]),
 
-        // What every test target shares: private buses and sound servers, processes stopped by
-        // PID, waiting. One target, no copies.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What every test target shares, one target, no copies (Tests/TestSupport/README.md):
+        // private buses and sound servers, the daemon under test, the one bus client, processes
+        // stopped by PID, test music (sox, lame, flac, oggenc, ffmpeg), the test servers (HTTP,
+        // icecast2, snapserver) and their Python scripts (Scripts/, resources).
+        .target(name: "TestSupport", dependencies: ["DBusKit"], path: "Tests/TestSupport",
+                exclude: ["README.md"], resources: [.copy("Scripts")]),
 
         .executableTarget(name: "aubade-ffmpeg", dependencies: ["FFmpegKit", "FFmpegWire"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
-        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "AudioFixtures", "aubade-ffmpeg"]),
+        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "TestSupport", "aubade-ffmpeg"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
         .testTarget(name: "CurlKitTests", dependencies: ["TestSupport", "CurlKit"]),
-        // Real MP3s made with sox and lame, for the tests of the modules that read files.
-        .target(name: "AudioFixtures", path: "Tests/AudioFixtures", resources: [.copy("Scripts")]),
-        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "AudioFixtures"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "AudioFixtures", "Handoff"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "TestSupport"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "TestSupport", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "AudioFixtures", "Handoff"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "Handoff"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "aubade-ffmpeg", "DBusKit", "AudioFixtures"]),
-        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "aubade-ffmpeg", "PulseKit", "AudioFixtures"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "aubade-ffmpeg", "DBusKit", "TestSupport"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "aubade-ffmpeg", "PulseKit", "TestSupport"]),
     ]
 )

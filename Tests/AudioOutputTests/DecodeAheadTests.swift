@@ -1,10 +1,10 @@
-import TestSupport
 import Foundation
 import Synchronization
 import XCTest
 @testable import AudioOutput
 import Handoff
 import PlayerCore
+@testable import TestSupport
 
 /// The decode-ahead buffer between a track's decoder and the stream (issue 10, finding 5):
 /// before, files were opened on the core queue and decoded under the PulseAudio lock, so a

@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
 import XCTest
 import AudioOutput
 import PlayerCore
+@testable import TestSupport
 
 /// The unplug and phone-stream facts on PipeWire (pipewire-pulse), the sound server of current
 /// desktops. Runs in make test's pipewire phase (AUBADE_SOUND_SERVER=pipewire), on the server
@@ -16,8 +16,7 @@ final class PipeWireFactsTests: XCTestCase {
     /// a pipe this process holds, so it ends with the process), when none is given.
     private static let session: Result<Void, any Error> = Result {
         guard ProcessInfo.processInfo.environment["PULSE_SERVER"] == nil else { return }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/audio-session").path
+        let script = Repository.file("scripts/audio-session").path
         let process = Process(), stdin = Pipe(), stdout = Pipe()
         _ = fcntl(stdin.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.executableURL = URL(fileURLWithPath: script)

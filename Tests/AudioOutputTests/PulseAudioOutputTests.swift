@@ -1,9 +1,9 @@
-import TestSupport
 import Foundation
 import Handoff
 import XCTest
 @testable import AudioOutput
 import PlayerCore
+@testable import TestSupport
 
 /// PulseAudioOutput against a real PulseAudio (a private one unless PULSE_SERVER is set).
 final class PulseAudioOutputTests: XCTestCase {

@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
 import XCTest
 import AudioOutput
 import PlayerCore
+@testable import TestSupport
 
 /// Losing and regaining the sound server; needs a server of its own to kill (by PID).
 final class ServerLossTests: XCTestCase {

@@ -1,9 +1,9 @@
-import TestSupport
 import AudioOutput
 import Foundation
 import Handoff
 import PlayerCore
 import XCTest
+@testable import TestSupport
 
 /// `SnapcastOutput` against a FIFO read as snapserver reads it (`FakeSnapserverReader`): the
 /// start announced a buffer after the server read it, a pause taken back and resumed from

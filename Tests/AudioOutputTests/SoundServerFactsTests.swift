@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
 import XCTest
 import AudioOutput
 import PlayerCore
+@testable import TestSupport
 
 /// `soundServerChanged`, `corkRequested` and `uncorkRequested` against a real PulseAudio.
 /// Each test unloads, moves or adds devices, so each gets a private server of its own (even

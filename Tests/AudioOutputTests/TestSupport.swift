@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
 import Handoff
 import AudioOutput
 import PlayerCore
+@testable import TestSupport
 
 /// A sine tone of a fixed number of frames, as a `PCMSource`.
 func sineSource(seconds: Double, format: PCMFormat = PCMFormat(sampleRate: 44100, channels: 2),

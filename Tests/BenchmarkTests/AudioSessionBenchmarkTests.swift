@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The audio-session benchmark of issue 3, run by `make bench` (skipped unless `AUBADE_BENCH=1`).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// One measured figure over the runs: its samples in milliseconds and, if it has one, its target.
 struct Figure {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The fault figures of issue 10, run by `make bench` (skipped unless `AUBADE_BENCH=1`), on the
 /// kind of sound server the harness runs (`AUBADE_SOUND_SERVER`), over `AUBADE_BENCH_RUNS` runs
@@ -86,7 +87,7 @@ final class FaultBenchmarkTests: XCTestCase {
     private func frozenServerRun() throws -> Double {
         let server = try PrivateSoundServer()
         defer { server.close() }
-        let daemon = try startPlaying([try Fixtures.shared().long.path], environment: server.daemonEnvironment)
+        let daemon = try startPlaying([try TestMusic.shared().long.path], environment: server.daemonEnvironment)
         defer { daemon.stop() }
         let probe = try ReplyTimeProbe(timeout: 5)
         probe.start()
@@ -106,9 +107,9 @@ final class FaultBenchmarkTests: XCTestCase {
 
     /// The slowest reply (ms) while one read of the playing track takes 2 s.
     private func slowReadRun() throws -> Double {
-        let disk = try SlowFileSystem(serving: try Fixtures.shared().directory)
+        let disk = try SlowFileSystem(serving: try TestMusic.shared().directory)
         defer { disk.close() }
-        let daemon = try startPlaying([disk.url(of: try Fixtures.shared().long).path])
+        let daemon = try startPlaying([disk.url(of: try TestMusic.shared().long).path])
         defer {
             disk.makeFast()
             daemon.stop()

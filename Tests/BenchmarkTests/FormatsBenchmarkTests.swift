@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 21's benchmark, `make bench BENCH=formats` (skipped unless `AUBADE_BENCH=1`), on
 /// PulseAudio, Aubade's release binary (`AUBADE_BINARY`, its helper beside it) beside mpv +
@@ -172,7 +172,7 @@ final class FormatsStationBenchmarkTests: FormatsBenchmarkCase {
             "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='/org/mpris/MediaPlayer2'",
         ])
         defer { watch.stop() }
-        let probe = try ICYPlacementProbe(url: server.url(mount: mount), marker: "Tone B", seconds: 20, work: work) { live.append($0) }
+        let probe = try ICYPlacementProbe(url: server.url(mount: mount), marker: "Tone B", seconds: 20, work: work)
         let clocks = Stamp.now()
         let setAt = Double(onAir.monotonic) + boundary * 1e9
         let wait = (setAt - Double(Stamp.now().monotonic)) / 1e9

@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// 100 full-size M4A files (four minutes of AAC at 128 kbit/s each, tagged, a cover, the `moov`
 /// atom at the end as ffmpeg writes it; made once and kept in `.build/bench/m4a-library`):
@@ -19,10 +19,10 @@ final class FormatsLibraryBenchmarkTests: FormatsBenchmarkCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         print("BENCHMARK formats: making the M4A library (\(Self.fileCount) files of 4 minutes) in \(folder.path)")
         let source = work.appendingPathComponent("source.m4a")
-        try AudioFixtures.Fixtures.makeM4A(at: source.path, seconds: 240, frequency: 440, title: "Source", tagged: true, moovAtEnd: true)
+        try Fixtures.makeM4A(at: source.path, seconds: 240, frequency: 440, title: "Source", tagged: true, moovAtEnd: true)
         for (index, file) in files.enumerated() {
             // A remux per file (its own title and number, moov still at the end): no second encode.
-            try AudioFixtures.Fixtures.run("ffmpeg", ["-v", "error", "-y", "-i", source.path, "-map", "0", "-c", "copy",
+            try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-i", source.path, "-map", "0", "-c", "copy",
                                                       "-disposition:v", "attached_pic", "-metadata", "title=Track \(index + 1)",
                                                       "-metadata", "track=\(index + 1)/\(Self.fileCount)", file.path])
         }

@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Only MP3s queued: Aubade's peak RSS playing one local MP3 and its start-up (spawn → its bus
 /// name owned), before this change (`AUBADE_BASELINE_BINARY`: `make bench` builds the commit
@@ -10,7 +10,7 @@ import XCTest
 final class FormatsMemoryBenchmarkTests: FormatsBenchmarkCase {
     func testOnlyMP3sBeforeAndAfter() throws {
         let mp3 = work.appendingPathComponent("tone.mp3")
-        try AudioFixtures.Fixtures.makeMP3(at: mp3.path, seconds: 60)
+        try Fixtures.makeMP3(at: mp3.path, seconds: 60)
         let baseline = ProcessInfo.processInfo.environment["AUBADE_BASELINE_BINARY"] ?? ""
         let builds = [("before (\(ProcessInfo.processInfo.environment["AUBADE_BASELINE_REVISION"] ?? "baseline"))", baseline),
                       ("after", aubadeBinary)]
@@ -73,8 +73,8 @@ final class FormatsMemoryBenchmarkTests: FormatsBenchmarkCase {
     /// the next track (an MP3) is heard... well, reported.
     func testHelperFaults() throws {
         let m4a = work.appendingPathComponent("faulty.m4a"), mp3 = work.appendingPathComponent("next.mp3")
-        try AudioFixtures.Fixtures.makeM4A(at: m4a.path, seconds: 30, title: "Faulty")
-        try AudioFixtures.Fixtures.makeMP3(at: mp3.path, seconds: 10, lameOptions: ["--tt", "Next"])
+        try Fixtures.makeM4A(at: m4a.path, seconds: 30, title: "Faulty")
+        try Fixtures.makeMP3(at: mp3.path, seconds: 10, lameOptions: ["--tt", "Next"])
         var table = FormatsTable(title: "The FFmpeg helper failing mid-track (Aubade): the bus throughout", players: ["crash (SIGSEGV)",
                                  "hang (SIGSTOP)", "runaway allocation"])
         for _ in 1...runs {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// The formats benchmark's figures (issue 21): one table per part, a row per measure, a
 /// column per player; a cell is the median of the runs (with their range), or why the player

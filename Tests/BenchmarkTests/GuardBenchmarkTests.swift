@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The guard benchmark of issue 13, run by `make bench BENCH=guard` on PulseAudio and on
 /// PipeWire (skipped unless `AUBADE_BENCH=1`, and without mpv + mpv-mpris: `make bench` installs them (bench-deps)).

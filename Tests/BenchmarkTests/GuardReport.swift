@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// `.build/bench/guard.json` and `.md` (GuardBenchmarkTests): one section per sound server, so
 /// the PulseAudio and PipeWire runs of `make bench BENCH=guard` (two test processes) end up in

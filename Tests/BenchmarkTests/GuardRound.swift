@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// What one round of the guard benchmark saw (GuardBenchmarkTests). Every time is in ms from
 /// the moment the `pactl unload-module` of the headphones was issued (the clock read just

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// The `headphones` null sink of scripts/audio-session, which the unplug benchmarks unload and
 /// put back (`AudioSessionBenchmarkTests`, `GuardRound`).

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 10's hostile-client figures, run by `make bench` (skipped unless `AUBADE_BENCH=1`):
 /// 10,000 calls made by the fuzz test's `HostileCallMaker` (wrong signatures, `h` arguments,
@@ -42,7 +43,7 @@ final class HostileCallsBenchmarkTests: XCTestCase {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["AUBADE_FUZZ_SEED"].flatMap { UInt64($0) } ?? 10
         let count = environment["AUBADE_BENCH_CALLS"].flatMap { Int($0) } ?? 10_000
-        let fixtures = try Fixtures.shared()
+        let fixtures = try TestMusic.shared()
         let files = try HostileFiles(in: TestRunDirectory.url)
         self.files = files
         let daemon = try Daemon(serve: [fixtures.long.path])

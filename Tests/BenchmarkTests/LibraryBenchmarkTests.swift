@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The library benchmark of issue 12, run by `make bench BENCH=library` on PulseAudio
 /// (skipped unless `AUBADE_BENCH=1`). Aubade is the binary in `AUBADE_BINARY` (`make bench`

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// The generated library of the library benchmark (issue 12): `count` distinct full-size
 /// tracks of `seconds` each, in album folders of 10 ("Album 000/0001 cbr192-info.mp3"…), made

@@ -1,6 +1,7 @@
 import Decoding
 import Foundation
 import PlayerCore
+@testable import TestSupport
 
 /// mpd's two scans of the library: an empty database, then the unchanged folder again.
 struct MPDScan {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// A process's I/O counters from /proc/PID/io: `rchar` (bytes asked of read-like calls, page
 /// cache hits included) and `read_bytes` (bytes the process made the kernel fetch from the

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+@testable import TestSupport
 
 /// One queueing of the library folder by Aubade, timed from just before OpenUri was sent.
 struct QueueSample {

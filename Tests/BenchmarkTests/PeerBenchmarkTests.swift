@@ -2,6 +2,7 @@ import Decoding
 import PlayerCore
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Aubade beside the players people use today (issue 6), run by `make bench` on PulseAudio
 /// (skipped unless `AUBADE_BENCH=1`; on PipeWire only with `AUBADE_BENCH_PEERS_PIPEWIRE=1`).

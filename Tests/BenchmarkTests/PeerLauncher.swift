@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// One player's processes, started by `PeerLauncher` (the bridge, mpDris2, after its player).
 final class PeerSession {

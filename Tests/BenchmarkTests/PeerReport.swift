@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// The players of the peer benchmark, in table order.
 enum Peer: String, CaseIterable {

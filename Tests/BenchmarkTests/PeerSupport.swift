@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+@testable import TestSupport
 
 // Tools of the peer benchmark (PeerBenchmarkTests): children spawned with posix_spawn and reaped
 // with wait4 (their rusage), /proc accounting of live processes, a raw libdbus client (no

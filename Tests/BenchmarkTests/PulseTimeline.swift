@@ -1,5 +1,6 @@
 import Foundation
 import PulseKit
+@testable import TestSupport
 
 /// A moment, on both clocks: monotonic for intervals inside this process, wall-clock (seconds
 /// since 1970) to compare with `dbus-monitor`'s `time=` headers.

@@ -2,6 +2,7 @@ import DBusKit
 import Dispatch
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The 10,000-track figures of issue 4, run by `make bench` (skipped unless `AUBADE_BENCH=1`):
 /// - Peer.Ping of the daemon, 200 times, with an empty queue: the bare round trip (two hops

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// One source feeding the benchmark's snapserver: Aubade (`output = snapcast`, its control
 /// script on the stream) or mpd (its `fifo` output into the stream's pipe, as mpd's users

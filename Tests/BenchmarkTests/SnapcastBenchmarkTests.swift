@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The Snapcast benchmark of issue 22, run by `make bench BENCH=snapcast` (skipped unless
 /// `AUBADE_BENCH=1`): Aubade (`output = snapcast`, the release binary in `AUBADE_BINARY`) and,

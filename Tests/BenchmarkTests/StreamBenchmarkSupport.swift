@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 // Tools of the stream benchmark (StreamBenchmarkTests): the station's tone files, finding where
 // a tone starts in what the sink played, and a raw listener that sees where icecast itself put

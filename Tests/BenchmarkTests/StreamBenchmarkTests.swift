@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Internet radio, Aubade beside its peers on one icecast2 mount, run by `make bench` on
 /// PulseAudio (skipped unless `AUBADE_BENCH=1`; needs /usr/bin/icecast2).

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// What one session of the stream benchmark measured for one player.
 struct StreamSample {

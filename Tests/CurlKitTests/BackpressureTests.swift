@@ -1,6 +1,6 @@
-import TestSupport
 import CurlKit
 import XCTest
+@testable import TestSupport
 
 final class BackpressureTests: ServerTestCase {
     /// A fast server, a reader that does not read: the buffer fills to its capacity and the

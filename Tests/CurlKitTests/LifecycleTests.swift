@@ -1,7 +1,7 @@
-import TestSupport
 import CurlKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 final class LifecycleTests: ServerTestCase {
     func testCancelFromAnotherThreadWhileActive() throws {

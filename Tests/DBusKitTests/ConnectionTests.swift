@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import DBusKit
-import TestSupport
+@testable import TestSupport
 
 /// Two connections on a bus: names, objects, calls, errors, signals, latency, teardown.
 final class ConnectionTests: XCTestCase {

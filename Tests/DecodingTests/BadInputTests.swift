@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// Files that are not playable MP3 audio must fail with a reason a user understands,
 /// from both entry points.

@@ -1,9 +1,9 @@
-import AudioFixtures
 import Dispatch
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// The hostile file, many times over: for each format one small valid file (tags, a cover),
 /// then a few hundred deterministic mutants of it (`FuzzMutator`), each read by every entry

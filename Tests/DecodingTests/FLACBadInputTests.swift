@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// The FLAC bad corpus: each file gives an error or a short decode — never a crash, a hang,
 /// or memory without bound.

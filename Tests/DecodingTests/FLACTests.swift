@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// FLAC through libFLAC: exact (gapless) sample counts, every bit depth and channel count,
 /// seeking, tags, ReplayGain, covers, and the bad corpus.

@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// The FFmpeg helper failing mid-track, for real: crashed (SIGSEGV), stopped (SIGSTOP),
 /// allocating without end, missing. Each is one failed file with a reason that says what

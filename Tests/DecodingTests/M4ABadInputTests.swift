@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// The bad M4A/ADTS corpus through the helper: each file refused with a reason that says why
 /// (when it is queued and when it is played), or played for what it holds; each in bounded

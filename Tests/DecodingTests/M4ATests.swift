@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// M4A (AAC-LC, ALAC) and ADTS files through the FFmpeg helper process: exact (gapless)
 /// sample counts from the edit list and from iTunSMPB, tags, ReplayGain and the cover from the

@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 import Decoding
 import PlayerCore
+@testable import TestSupport
 
 @Suite struct MP3DecoderTests {
     /// Decodes everything left, returning the samples (Int16, interleaved).

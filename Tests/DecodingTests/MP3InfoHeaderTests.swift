@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// The Xing/Info + LAME and VBRI parser, on real lame output and on hostile bytes.
 @Suite struct MP3InfoHeaderTests {

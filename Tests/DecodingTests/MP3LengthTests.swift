@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// Queueing an MP3 reads its headers, not the whole file: the length from the Xing/Info frame
 /// (exact) or the size (an estimate, measured exactly later), ReplayGain from TXXX or LAME.

@@ -1,10 +1,10 @@
-import AudioFixtures
 import Foundation
 import OpusKit
 import VorbisKit
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// The bad corpus per Ogg format: each file gets an error or a short decode from both entry
 /// points, never a crash, a hang or unbounded memory.

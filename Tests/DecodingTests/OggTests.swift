@@ -1,10 +1,10 @@
-import AudioFixtures
 import Foundation
 import OpusKit
 import Testing
 import VorbisKit
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// Ogg Vorbis (vorbisfile) and Opus (opusfile): exact lengths from the granule positions, seek,
 /// tags, ReplayGain, covers, mislabeled names, chained files and a bad corpus per format.

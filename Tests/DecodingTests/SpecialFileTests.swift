@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 import Decoding
 import PlayerCore
+@testable import TestSupport
 
 /// What is not a plain MP3 file under a plain name (issue 10, bad-input corpus): names that
 /// are not UTF-8, FIFOs and devices (never read: they could block or never end), a huge tag.

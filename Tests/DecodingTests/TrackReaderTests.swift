@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Decoding
 import PlayerCore
+@testable import TestSupport
 
 @Suite struct TrackReaderTests {
     /// One MP3 frame at 44.1 kHz: the tolerance the brief allows for the length.

@@ -1,8 +1,8 @@
-import AudioFixtures
 import FFmpegClient
 import FFmpegWire
 import Foundation
 import Testing
+@testable import TestSupport
 
 /// Where the helper starts a live HLS playlist: three segments back on a first connection (audio
 /// at once), at the newest on a reconnect (`atLiveEdge`: what came before was heard already).

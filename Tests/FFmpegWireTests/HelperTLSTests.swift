@@ -1,8 +1,8 @@
-import AudioFixtures
 import FFmpegClient
 import FFmpegWire
 import Foundation
 import Testing
+@testable import TestSupport
 
 /// The helper's own HTTPS requests (an HLS station's playlists and segments, which FFmpeg fetches
 /// itself) check the certificate: against the CA file the daemon passes, and never not at all.

@@ -1,8 +1,8 @@
-import AudioFixtures
 import FFmpegClient
 import FFmpegWire
 import Foundation
 import Testing
+@testable import TestSupport
 
 /// The tag-reading helper, shared by every file queued: it lives on between files, stops when
 /// idle, and is never stopped in the middle of a file.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The two command-line verbs of the audio session: `aubade monitor` (one line per remote
 /// command, route change and interruption, until killed) and `aubade route`.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// What PulseAudio sees: one music stream from Aubade on the default sink (headphones),
 /// corked while paused, gone when stopped, kept across tracks.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The bad-input corpus (issue 10) through every entry point: the command line, OpenUri,
 /// AddTrack, M3U and PLS files, the playlists folder, the state file and the configuration

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Broken files are reported and skipped; a folder with nothing to play is an error; a second
 /// daemon does not steal the name.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 12: a folder that takes long to read (a big library on a cold or slow disk) goes into
 /// the queue as it is read: OpenUri answers, and the first album plays, once its own files are

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Headsets and car kits: AVRCP reaches an MPRIS player through BlueZ's real `mpris-proxy`,
 /// which registers the player with bluetoothd (here python3-dbusmock's bluez5 on a stand-in
@@ -55,7 +56,7 @@ final class BluetoothProxyTests: AubadeTestCase {
         XCTAssertEqual(metadata["xesam:album"]?.asString, "Demo")
         XCTAssertEqual(metadata["xesam:genre"]?.asStringArray, ["Rock"])
         XCTAssertEqual(metadata["xesam:trackNumber"], .int32(1))
-        XCTAssertEqual(metadata["mpris:length"], .int64(Fixtures.alphaLengthMicroseconds))
+        XCTAssertEqual(metadata["mpris:length"], .int64(TestMusic.alphaLengthMicroseconds))
     }
 
     /// AVRCP play, pause, next, previous, shuffle, repeat and volume, sent as bluetoothd sends

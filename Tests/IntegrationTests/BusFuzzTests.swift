@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 10: the bus fuzz test. Any program on the session bus can call the daemon; none may
 /// crash it, hang it, leak from it or get a wrong signature accepted.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// mpris:artUrl: an embedded picture is written to `$XDG_CACHE_HOME/aubade/covers/` and
 /// published as a file:// URI; otherwise `cover.jpg` beside the file; otherwise none.

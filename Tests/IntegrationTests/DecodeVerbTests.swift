@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// `aubade decode FILE > OUT`: the PCM the service would play, exactly, and a line about it.
 final class DecodeVerbTests: AubadeTestCase {

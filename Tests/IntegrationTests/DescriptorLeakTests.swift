@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 10, finding 2: libdbus hands out a duplicate of every `h` (file descriptor) value read
 /// from a message, and the daemon used to read them — for CommandReceived, for signature

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 10, finding 6 (last item): what a client sends is repeated in the daemon's log, in the
 /// CommandReceived signal (to every listener) and in error replies. A 1 MiB URI, a newline that

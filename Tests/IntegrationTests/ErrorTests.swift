@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Wrong calls get the D-Bus error MPRIS names, change nothing, and the daemon goes on.
 final class ErrorTests: AubadeTestCase {

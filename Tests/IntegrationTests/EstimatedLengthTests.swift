@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// An MP3 without a Xing/Info frame is queued with an estimated mpris:length (from its size,
 /// without reading it whole); once it plays, the exact length is measured and published:

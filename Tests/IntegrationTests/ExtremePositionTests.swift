@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 10, finding 1 (the bus side): one call killed the daemon —
 /// `Seek x 9223372036854775807` while a track plays ended in "Illegal instruction" (an overflow

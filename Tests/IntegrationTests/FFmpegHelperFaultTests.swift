@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The FFmpeg helper failing mid-track in the daemon, for real: crashed (SIGSEGV), hung
 /// (SIGSTOP) and allocating without end (`AUBADE_FFMPEG_TEST_FAULT`). Each is one bad item:
@@ -30,7 +30,7 @@ final class FFmpegHelperFaultTests: AubadeTestCase {
     /// is the only one left (the tag reader has gone idle).
     private func startFaultyThenAlpha(environment: [String: String] = [:]) throws -> (Daemon, Int32) {
         let faulty = folder.appendingPathComponent("faulty.m4a")
-        try AudioFixtures.Fixtures.makeM4A(at: faulty.path, seconds: 20, title: "Faulty")
+        try Fixtures.makeM4A(at: faulty.path, seconds: 20, title: "Faulty")
         let daemon = try startDaemon([faulty.path, fixtures.alpha.path], environment: environment)
         try waitForTitle("Faulty", timeout: 10)
         try waitForStatus("Playing")

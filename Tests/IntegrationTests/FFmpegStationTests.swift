@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Stations that are not MP3, fed to a real icecast2 by ffmpeg in real time and played through
 /// the FFmpeg helper: AAC in ADTS with ICY titles (published when their song is heard), and
@@ -105,7 +105,7 @@ final class FFmpegStationTests: StreamTestCase {
         let folder = try makeDirectory("chained-\(ext)")
         func part(_ name: String, _ frequency: Int, _ seconds: Int, _ title: String) throws -> URL {
             let out = folder.appendingPathComponent("\(name).\(ext)")
-            try AudioFixtures.Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i",
+            try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i",
                                                       "sine=frequency=\(frequency):sample_rate=48000:duration=\(seconds)",
                                                       "-ac", "2", "-c:a", codec, "-metadata", "title=\(title)",
                                                       "-metadata", "artist=Ogg Artist", out.path])

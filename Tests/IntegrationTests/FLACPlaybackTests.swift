@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// FLAC in the real daemon: a FLAC tone is heard at the headphones sink, its Metadata has the
 /// MPRIS types (several artists as an array, the exact length as Int64…), and two FLAC files

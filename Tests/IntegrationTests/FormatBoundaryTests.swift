@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Issue 12: tracks of different sample rates in one queue. A 48 kHz track after a 44.1 kHz
 /// one used to be fed into the 44.1 kHz stream (played 8 % slow, at the wrong pitch). Now the

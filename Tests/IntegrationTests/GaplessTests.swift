@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Gapless playback, judged on what the headphones sink's monitor records: two files cut from
 /// one continuous 440 Hz tone play back as one continuous tone (no inserted silence, no jump),

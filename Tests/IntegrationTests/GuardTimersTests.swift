@@ -3,6 +3,7 @@ import Handoff
 @testable import aubade
 import PlayerCore
 import XCTest
+@testable import TestSupport
 
 /// The guard's timers in virtual time (`VirtualScheduler`): the 2 s check of a Pause the guard
 /// sent, and the 1 s a sleep waits for the players' answers, without waiting either out.

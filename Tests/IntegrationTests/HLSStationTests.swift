@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// HLS stations through the FFmpeg helper: a live stream written by `ffmpeg -f hls` (1 s
 /// segments, a six-segment playlist) into a folder served by a local HTTP server, played from

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Checks of the harness itself, without the daemon: the session, the fixtures, the parsers,
 /// the signal monitor, the recorder and the libdbus client. When these fail, the other
@@ -42,7 +43,7 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertThrowsError(try SendSyntax.value("int32:x"))
         XCTAssertThrowsError(try SendSyntax.value("nonsense"))
         // Replies read back with their wire types.
-        let metadata = DBusValue(.vardict([("mpris:length", .int64(3)), ("xesam:artist", .stringArray(["Ann"]))]))
+        let metadata = TypedBusValue(.vardict([("mpris:length", .int64(3)), ("xesam:artist", .stringArray(["Ann"]))]))
         XCTAssertEqual(metadata.dictionary?["mpris:length"]?.signature, "x")
         XCTAssertEqual(metadata.dictionary?["xesam:artist"]?.strings, ["Ann"])
     }
@@ -125,8 +126,7 @@ final class HarnessTests: AubadeTestCase {
     /// under it can be reported as a race (CI failed on one in the test support's EventLog, and
     /// once in DebouncedSaver). Handoff's `LockedState` and `Lock` are the lock types.
     func testNoSynchronizationMutexAnywhere() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = Repository.root
         var offenders: [String] = []
         for folder in ["Sources", "Tests"] {
             let files = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The CLI's help and version, `status --json`, and log lines as the journal wants them.
 final class HelpAndLoggingTests: AubadeTestCase {

@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The icecast harness itself (Support/Icecast.swift, IcecastSource.swift), with a raw socket
 /// listener in place of the daemon: when these fail, the radio tests' failures say nothing
 /// about Aubade. No sound server or bus needed. icecast2 missing: skipped, but failed under CI.
 final class IcecastTests: XCTestCase {
-    private var fixtures: Fixtures!
+    private var fixtures: TestMusic!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -14,7 +15,7 @@ final class IcecastTests: XCTestCase {
             if !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty { XCTFail(message) }
             throw XCTSkip(message)
         }
-        fixtures = try Fixtures.shared()
+        fixtures = try TestMusic.shared()
     }
 
     /// Connects like a player asking for ICY titles; checks the answer is the stream.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Interruptions: a `media.role=phone` stream (`paplay --property=media.role=phone`, 2 s) is a
 /// phone call. On PulseAudio, module-role-cork also sends our stream a cork request (and mutes

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Found by the bus fuzz test: Introspect on the paths above the player (`/`, `/org`,
 /// `/org/mpris`) answered whatever arguments came with it, while a wrong signature on

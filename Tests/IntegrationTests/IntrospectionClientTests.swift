@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// What desktop shells, d-feet and people at a terminal see when they look: `gdbus introspect
 /// --recurse` and `busctl tree`/`introspect`, the real programs, walking Aubade from `/`. Every
@@ -116,7 +117,7 @@ struct DeclaredMembers {
     var all: Set<String>
 
     init(file: String, interface: String) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = Repository.root
         let xml = try String(contentsOf: root.appendingPathComponent("dbus/\(file)"), encoding: .utf8)
         guard let start = xml.range(of: "<interface name=\"\(interface)\">"),
               let end = xml[start.upperBound...].range(of: "</interface>") else {

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// How long from a PlayPause call until PropertiesChanged(PlaybackStatus) reaches a client, for
 /// Aubade only (the peers are measured by `make bench`, PeerBenchmarkTests). Prints one BENCHMARK

@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The bad M4A/ADTS corpus given to the daemon: each refused file is named in the log with its
 /// reason and left out, the playable ones are queued, and a good MP3 after them plays; the

@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// M4A (AAC, ALAC) and ADTS files in the daemon, through the FFmpeg helper process: a mixed
 /// album queued in order with its tags, MPRIS types and covers; gapless joins to M4A and
@@ -36,14 +36,14 @@ final class M4APlaybackTests: AubadeTestCase {
 
     func testAMixedAlbumIsQueuedInOrderWithTheSameTagsAndTypesAsEveryFormat() throws {
         // An album in disc and track order (Aubade's folder order), whatever the formats.
-        try AudioFixtures.Fixtures.makeM4A(at: file("a.m4a").path, title: "One AAC", tagged: true,
+        try Fixtures.makeM4A(at: file("a.m4a").path, title: "One AAC", tagged: true,
                                            extra: ["-metadata", "track=1/5"])
-        try AudioFixtures.Fixtures.makeMP3(at: file("b.mp3").path, seconds: 2, lameOptions: ["--tt", "Two MP3", "--tn", "2/5"])
-        try AudioFixtures.Fixtures.makeFLAC(at: file("c.flac").path, seconds: 2, tags: ["TITLE=Three FLAC", "TRACKNUMBER=3"])
-        try AudioFixtures.Fixtures.makeM4A(at: file("d.m4a").path, codec: .alac, title: "Four ALAC", tagged: true,
+        try Fixtures.makeMP3(at: file("b.mp3").path, seconds: 2, lameOptions: ["--tt", "Two MP3", "--tn", "2/5"])
+        try Fixtures.makeFLAC(at: file("c.flac").path, seconds: 2, tags: ["TITLE=Three FLAC", "TRACKNUMBER=3"])
+        try Fixtures.makeM4A(at: file("d.m4a").path, codec: .alac, title: "Four ALAC", tagged: true,
                                            moovAtEnd: false, extra: ["-metadata", "track=4/5", "-metadata", "disc=1/2"])
         // Raw ADTS, untagged: after the tagged tracks, by name.
-        try AudioFixtures.Fixtures.makeADTS(at: file("e five.aac").path)
+        try Fixtures.makeADTS(at: file("e five.aac").path)
         try startDaemon([folder])
         try waitForStatus("Playing")
         XCTAssertEqual(try queueTitles(), ["One AAC", "Two MP3", "Three FLAC", "Four ALAC", "e five"])
@@ -68,7 +68,7 @@ final class M4APlaybackTests: AubadeTestCase {
             return art != nil
         }
         let cover = try Data(contentsOf: URL(string: art!)!)
-        XCTAssertEqual(Array(cover), AudioFixtures.Fixtures.tinyPNG)
+        XCTAssertEqual(Array(cover), Fixtures.tinyPNG)
     }
 
     func testAnM4APairCutFromOneToneSoundsAsOneTone() throws {
@@ -99,7 +99,7 @@ final class M4APlaybackTests: AubadeTestCase {
     }
 
     func testTheHelperIsStoppedOnceNoItemNeedsIt() throws {
-        try AudioFixtures.Fixtures.makeM4A(at: file("short.m4a").path, seconds: 1, title: "Short M4A")
+        try Fixtures.makeM4A(at: file("short.m4a").path, seconds: 1, title: "Short M4A")
         let daemon = try startDaemon([file("short.m4a").path, fixtures.alpha.path])
         try waitForTitle("Short M4A", timeout: 10)
         XCTAssertFalse(HelperProcesses.of(daemon.pid).isEmpty, "no helper while an M4A plays")
@@ -116,16 +116,16 @@ final class M4APlaybackTests: AubadeTestCase {
     /// One continuous 6 s 440 Hz tone at half scale, cut at exactly 3 s into two files.
     private func cutTone(first: (String, Kind), second: (String, Kind)) throws -> (URL, URL) {
         let whole = file("whole.wav"), partA = file("a.wav"), partB = file("b.wav")
-        try AudioFixtures.Fixtures.makeToneWAV(at: whole.path, seconds: 6, frequency: 440)
-        try AudioFixtures.Fixtures.run("sox", [whole.path, partA.path, "trim", "0", "3"])
-        try AudioFixtures.Fixtures.run("sox", [whole.path, partB.path, "trim", "3"])
+        try Fixtures.makeToneWAV(at: whole.path, seconds: 6, frequency: 440)
+        try Fixtures.run("sox", [whole.path, partA.path, "trim", "0", "3"])
+        try Fixtures.run("sox", [whole.path, partB.path, "trim", "3"])
         func encode(_ wav: URL, _ name: String, _ kind: Kind) throws -> URL {
             let out = file(name)
             switch kind {
-            case .m4a: try AudioFixtures.Fixtures.encodeM4A(wav.path, to: out.path)
-            case .alac: try AudioFixtures.Fixtures.encodeM4A(wav.path, to: out.path, codec: .alac)
-            case .itunes: try AudioFixtures.Fixtures.encodeITunesM4A(wav.path, to: out.path, frames: 132_300)
-            case .flac: try AudioFixtures.Fixtures.encodeFLAC(wav.path, to: out.path)
+            case .m4a: try Fixtures.encodeM4A(wav.path, to: out.path)
+            case .alac: try Fixtures.encodeM4A(wav.path, to: out.path, codec: .alac)
+            case .itunes: try Fixtures.encodeITunesM4A(wav.path, to: out.path, frames: 132_300)
+            case .flac: try Fixtures.encodeFLAC(wav.path, to: out.path)
             }
             return out
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Metadata: every xesam/mpris key Aubade fills, with its exact type, for tagged, untagged,
 /// listed and folder-queued files.
@@ -16,7 +17,7 @@ final class MetadataTests: AubadeTestCase {
         XCTAssertTrue(metadata["mpris:trackid"]?.string?.hasPrefix("/org/aubade/Track/") == true,
                       "trackid: \(metadata["mpris:trackid"].map(String.init(describing:)) ?? "missing")")
         XCTAssertEqual(metadata["mpris:length"]?.signature, "x")
-        XCTAssertEqual(Double(metadata["mpris:length"]?.int64 ?? 0), Double(Fixtures.alphaLengthMicroseconds),
+        XCTAssertEqual(Double(metadata["mpris:length"]?.int64 ?? 0), Double(TestMusic.alphaLengthMicroseconds),
                        accuracy: 30_000)
         XCTAssertEqual(metadata["xesam:artist"]?.signature, "as")
         XCTAssertEqual(metadata["xesam:artist"]?.strings, ["Ann"])
@@ -86,6 +87,6 @@ final class MetadataTests: AubadeTestCase {
         XCTAssertEqual(try playerctl("metadata", "artist"), "Ann")
         XCTAssertEqual(try playerctl("metadata", "album"), "Demo")
         let length = Int64(try playerctl("metadata", "mpris:length")) ?? 0
-        XCTAssertEqual(Double(length), Double(Fixtures.alphaLengthMicroseconds), accuracy: 30_000)
+        XCTAssertEqual(Double(length), Double(TestMusic.alphaLengthMicroseconds), accuracy: 30_000)
     }
 }

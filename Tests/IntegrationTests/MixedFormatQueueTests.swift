@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Found by the bus fuzz test (an AddTrack of `file:///` queued the machine's MP3s): a mono
 /// track followed by a stereo one killed the daemon — the stereo source was fed gaplessly into

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The guard of `make test`'s first seconds (scripts/check-needs, against Tests/needs.txt), checked
 /// against the tests themselves: the scan must keep finding what the harness starts and imports,
@@ -7,8 +8,7 @@ import XCTest
 /// machine does. (It once did not exist: a fresh machine failed 19 tests after 28 minutes on
 /// `No module named 'fusepy'`.) No session needed.
 final class NeedsListTests: XCTestCase {
-    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    private let root = Repository.root
     private var script: String { root.appendingPathComponent("scripts/check-needs").path }
 
     private func checkNeeds(_ arguments: [String] = [], list: String? = nil) throws -> CommandResult {

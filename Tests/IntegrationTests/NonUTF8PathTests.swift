@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// File names are bytes, not always UTF-8 (issue 10, finding 4): an old collection named in
 /// Latin-1 (`caf\xE9.mp3`) plays from a folder on the command line, through AddTrack and after

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Ogg Vorbis and Opus through the real daemon: a tone of each reaches the headphones sink,
 /// Metadata has the same keys and types as for MP3 (two ARTIST comments → two xesam:artist,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// OpenUri plays a local file now; anything it cannot play is an error and changes nothing.
 final class OpenUriTests: AubadeTestCase {

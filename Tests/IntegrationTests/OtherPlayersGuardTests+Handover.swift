@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// One guard at a time: `aubade guard` started beside `aubade serve` (both guard by default)
 /// waits for org.aubade.Guard while serve holds it — a player gets one Pause, not two — and

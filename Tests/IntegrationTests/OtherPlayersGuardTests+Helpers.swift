@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The helpers of OtherPlayersGuardTests: starting the daemons, players and calls, waiting for
 /// calls and decisions. Waits are longer under the sanitizers (`AUBADE_SANITIZER`), where the

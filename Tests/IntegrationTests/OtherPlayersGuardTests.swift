@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The audio session for every player (issue 13): Aubade pauses OTHER MPRIS players whose
 /// streams lose their device, pauses every playing player for a call and hands back to the

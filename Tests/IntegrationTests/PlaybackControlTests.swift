@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Transport: serve starts playing; play, pause, play-pause, stop, next, previous; Position.
 final class PlaybackControlTests: AubadeTestCase {

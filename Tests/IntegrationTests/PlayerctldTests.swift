@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The real playerctld beside Aubade. Before Aubade's own interfaces moved off
 /// /org/mpris/MediaPlayer2, playerctld aborted within a second of Aubade starting ("cannot

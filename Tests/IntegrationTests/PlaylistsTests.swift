@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// org.mpris.MediaPlayer2.Playlists over a playlists folder (`AUBADE_PLAYLISTS_DIR`, or
 /// `$XDG_MUSIC_DIR/Playlists` from user-dirs.dirs), and org.aubade.Queue1 (Clear, SaveAsPlaylist).

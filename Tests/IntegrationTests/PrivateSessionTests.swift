@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// `make run` where there is no session bus (a headless box, a root shell) starts a private one
 /// (scripts/serve → scripts/audio-session --announce). The client verbs find it there; before,
@@ -43,7 +44,7 @@ final class PrivateSessionTests: XCTestCase {
         var environment = bare
         environment["AUBADE_BINARY"] = try Daemon.binaryPath()
         let serve = try Subprocess(repository.appendingPathComponent("scripts/serve").path,
-                                   [try Fixtures.shared().long.path], environment: environment, currentDirectory: repository)
+                                   [try TestMusic.shared().long.path], environment: environment, currentDirectory: repository)
         self.serve = serve
         let deadline = Date(timeIntervalSinceNow: 20)
         var status = try aubade(["status"])
@@ -60,7 +61,7 @@ final class PrivateSessionTests: XCTestCase {
         let monitor = try Subprocess(try Daemon.binaryPath(), ["monitor"], environment: bare)
         defer { monitor.stop(grace: 1) }
         XCTAssertNotNil(monitor.stdout.waitForLine(containing: "watching", timeout: 10), "monitor: \(monitor.stderr.text)")
-        XCTAssertTrue(try aubade(["add", try Fixtures.shared().alpha.path]).succeeded)
+        XCTAssertTrue(try aubade(["add", try TestMusic.shared().alpha.path]).succeeded)
 
         // make run ends: the announcement goes with it, and the verbs say there is no session.
         serve.stop(grace: 10)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Every Player property has the wire type MPRIS specifies (clients such as BlueZ's
 /// mpris-proxy reject a player whose types are wrong).

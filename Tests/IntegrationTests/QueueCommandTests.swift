@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The queue verbs of the command line: add, queue, remove, clear, save, playlists, load, status.
 /// Exit 0 ok, 1 failure, 64 usage; usage errors are found before the daemon is contacted.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The queue plays on by itself; LoopStatus and Shuffle change what comes next.
 /// Uses the 1.5 s tracks "Short One/Two/Three".

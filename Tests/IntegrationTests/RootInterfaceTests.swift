@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// org.mpris.MediaPlayer2 and the standard interfaces on /org/mpris/MediaPlayer2.
 final class RootInterfaceTests: AubadeTestCase {
@@ -9,8 +10,7 @@ final class RootInterfaceTests: AubadeTestCase {
         XCTAssertEqual(root["Identity"], .string("Aubade"))
         XCTAssertEqual(root["DesktopEntry"], .string("aubade"))
         // The entry it names is the one make install installs (shells read its Name and Icon).
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let repository = Repository.root
         XCTAssertTrue(FileManager.default.fileExists(atPath: repository.appendingPathComponent("desktop/aubade.desktop").path))
         XCTAssertEqual(root["CanQuit"], .boolean(true))
         XCTAssertEqual(root["CanRaise"], .boolean(false))

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Route changes, with null sinks standing in for devices: the `headphones` sink (the default,
 /// device.form_factor=headphone) going away is a headphone unplug; the server then moves our

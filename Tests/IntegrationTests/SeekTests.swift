@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Seek (relative) and SetPosition (absolute), with MPRIS's edge rules. Done while paused,
 /// so positions can be compared exactly.

@@ -1,14 +1,13 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Aubade as an installed user service: `make install` into a temporary prefix, D-Bus
 /// activation from the installed activation file, `make uninstall` leaving nothing, and the
 /// systemd unit passing `systemd-analyze verify`.
 final class ServiceTests: XCTestCase {
     /// The repository (this file is Tests/IntegrationTests/ServiceTests.swift).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Repository.root
 
     private var cleanups: [() -> Void] = []
 
@@ -71,7 +70,7 @@ final class ServiceTests: XCTestCase {
         XCTAssertTrue(files.contains(installedHelper), "\(files)")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: installedHelper))
         let m4a = root.appendingPathComponent("tone.m4a").path
-        try AudioFixtures.Fixtures.makeM4A(at: m4a, seconds: 1)
+        try Fixtures.makeM4A(at: m4a, seconds: 1)
         let decoded = try Shell.run(installedBinary, ["decode", m4a], environment: ["AUBADE_FFMPEG_HELPER": nil])
         XCTAssertTrue(decoded.succeeded && decoded.stderr.contains("M4A, 44100 Hz, 2 channels, 1.000 s"),
                       "the installed aubade did not decode an M4A with the installed helper: \(decoded.stderr)")

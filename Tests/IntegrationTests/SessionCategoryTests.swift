@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Session categories (issue 7), against fake MPRIS players on the private session bus
 /// (`ProcessMPRISPlayer`s with no stream: each a process of its own, `org.mpris.MediaPlayer2.fake<N>`):

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// What desktop shells and phone remotes rely on, each as they read it:
 /// - GNOME Shell's media widget (js/ui/mpris.js) follows the player through a GDBusProxy, so it

@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// SIGHUP reads the configuration again; SIGTERM stops cleanly (state saved, name released).
 final class SignalHandlingTests: AubadeTestCase {
-    private func sessionProperty(_ name: String) throws -> DBusValue {
+    private func sessionProperty(_ name: String) throws -> TypedBusValue {
         try Bus.get("org.aubade.AudioSession1", name)
     }
 

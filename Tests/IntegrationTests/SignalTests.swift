@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Every change reaches clients as PropertiesChanged on the Player interface; Position only
 /// through Seeked, never PropertiesChanged.

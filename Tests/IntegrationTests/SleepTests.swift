@@ -2,6 +2,7 @@ import DBusKit
 import Dispatch
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Pausing before system sleep, against a stand-in logind on a private "system" bus: the
 /// daemon takes a delay inhibitor, pauses on PrepareForSleep(true), then releases the
@@ -107,7 +108,7 @@ final class SleepTests: AubadeTestCase {
                        daemon.stderrLines.dropFirst(before).joined(separator: "\n"))
     }
 
-    private func sessionProperty(_ name: String) throws -> DBusValue {
+    private func sessionProperty(_ name: String) throws -> TypedBusValue {
         try Bus.get("org.aubade.AudioSession1", name)
     }
 }

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// A slow disk under the daemon (issue 10, finding 5 and "Fault tests"): the fixture MP3s
 /// served by a `SlowFileSystem` whose every read() sleeps 2 s (`AUBADE_SLOW_READ_SECONDS`

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// `aubade snapcast-control` as snapserver runs it, fed hostile lines: each gets its JSON-RPC
 /// error (or, when it is no request, nothing), nothing reaches the player, the script goes on

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The house when things go wrong: the snapserver killed and started again mid-track (Paused
 /// with a reason, the position kept, back by itself where it stopped), a call on the host

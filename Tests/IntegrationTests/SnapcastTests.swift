@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Aubade as a Snapcast source (`output = snapcast`), with the real snapserver and two real
 /// snapclients, each playing to its own PulseAudio sink ("kitchen", "garden"): the music is

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// What the rooms hear and what Aubade says: the next title is published when the rooms hear
 /// its first sample (the server's buffer counted), tracks join gaplessly, and a track of

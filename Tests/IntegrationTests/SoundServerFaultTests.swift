@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The sound server failing under the playing daemon (issue 10, finding 3 and "Fault tests"),
 /// against a `PrivateSoundServer` of the kind the harness runs (PulseAudio, or PipeWire +

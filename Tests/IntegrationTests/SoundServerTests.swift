@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Checks of the harness for the audio-session tests, without the daemon: the server is the one
 /// `AUBADE_SOUND_SERVER` names, with the two sinks, and the tests' sink changes can be undone.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The state file under faults (issue 10): a second instance, the session bus killed, SIGTERM
 /// and SIGKILL in the middle of a save, a full disk, and a state file of absurd numbers.
@@ -49,7 +50,7 @@ final class StateFaultTests: AubadeTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: stateFolder(in: home).path)) ?? []).filter { $0.contains(".tmp-") }
     }
 
-    private func property(_ interface: String, _ name: String, of destination: String) throws -> DBusValue {
+    private func property(_ interface: String, _ name: String, of destination: String) throws -> TypedBusValue {
         let reply = try Bus.call("\(Bus.propertiesInterface).Get", ["string:\(interface)", "string:\(name)"],
                                  destination: destination)
         guard reply.succeeded, let value = reply.values.first else { throw BusError("Get \(name) of \(destination): \(reply)") }

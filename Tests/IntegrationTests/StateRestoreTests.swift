@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// State that survives: queue, current track, position, volume, LoopStatus and Shuffle are
 /// saved to `$XDG_STATE_HOME/aubade/state.json`; `aubade serve` without paths, in the same

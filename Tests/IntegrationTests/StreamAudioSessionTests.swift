@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The audio session with a station playing: an unplug pauses it, a call interrupts it and it
 /// resumes after, and the pause rule — resumed within 10 s it plays on from its buffer (the same

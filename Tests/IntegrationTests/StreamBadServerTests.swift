@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Servers that are not a station, or a broken one. What is not a network fault — an HTTP
 /// error, an HTML page, AAC, HLS, a redirect loop — is one clear log line naming the URL and

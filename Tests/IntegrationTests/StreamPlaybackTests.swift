@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Internet radio, played: a station from a real icecast2 reaches the headphones, and what
 /// MPRIS says about it (the song on air, split into artist and title, Latin-1 titles as UTF-8,

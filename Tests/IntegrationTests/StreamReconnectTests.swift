@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// A station never given up: a cut network, an icecast2 restart, a source that goes off the air
 /// for a moment, a server that hangs up — the daemon reconnects (0.5 s, doubling to 30 s),

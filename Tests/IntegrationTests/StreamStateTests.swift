@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// A queue of stations survives a restart: restored Paused, and nothing is fetched — no
 /// icecast listener, no request to the web server — until Play.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// A station's new title is published when the first audio of the song it names reaches the
 /// speakers — PropertiesChanged(Metadata), TrackMetadataChanged and the PulseAudio stream's

@@ -1,6 +1,6 @@
-import AudioFixtures
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// The tag index: a folder queued once is queued again, after a restart, without reading its
 /// files — shown by the daemon's own I/O counters (/proc/<pid>/io).
@@ -99,7 +99,7 @@ final class TagIndexReuseTests: AubadeTestCase {
         let count = 8
         let folder = try makeDirectory("indexed-m4a")
         let first = folder.appendingPathComponent("01.m4a")
-        try AudioFixtures.Fixtures.makeM4A(at: first.path, seconds: 240, title: "Indexed M4A", tagged: true, moovAtEnd: true)
+        try Fixtures.makeM4A(at: first.path, seconds: 240, title: "Indexed M4A", tagged: true, moovAtEnd: true)
         for number in 2...count {
             try FileManager.default.copyItem(at: first, to: folder.appendingPathComponent(String(format: "%02d.m4a", number)))
         }

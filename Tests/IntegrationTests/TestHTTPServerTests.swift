@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Each route of the test web server (Support/TestHTTPServer.swift), checked with curl(1) or a
 /// raw socket where curl would hide what was sent (ICY, stalls, cut connections, huge headers).

@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// org.mpris.MediaPlayer2.TrackList (MPRIS 2.2): every method, property and signal with its
 /// exact types; edits keep the ids of the other tracks; bad URIs are errors that change nothing;
@@ -60,7 +61,7 @@ final class TrackListTests: AubadeTestCase {
         XCTAssertEqual(metadata[0]["xesam:title"], .string("c tone"))
         XCTAssertEqual(metadata[1]["mpris:trackid"], .objectPath(ids[0]))
         XCTAssertEqual(metadata[1]["xesam:title"], .string("Alpha"))
-        XCTAssertEqual(metadata[1]["mpris:length"], .integer("x", Fixtures.alphaLengthMicroseconds))
+        XCTAssertEqual(metadata[1]["mpris:length"], .integer("x", TestMusic.alphaLengthMicroseconds))
         XCTAssertEqual(metadata[1]["xesam:artist"]?.signature, "as")
         XCTAssertEqual(metadata[1]["xesam:url"]?.string, fixtures.alpha.absoluteString)
     }

@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import PlayerCore
 import Testing
 @testable import Library
+@testable import TestSupport
 
 /// Hostile playlists and odd files (issue 10, bad-input corpus): each gives a clear problem,
 /// a bounded number of them, and the load ends.

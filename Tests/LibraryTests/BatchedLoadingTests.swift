@@ -1,9 +1,9 @@
-import AudioFixtures
 import Decoding
 import Foundation
 import PlayerCore
 import Testing
 @testable import Library
+@testable import TestSupport
 
 /// Issue 12: a big folder goes into the queue batch by batch as it is read, in order, so its
 /// first album can play while the rest is still being read.

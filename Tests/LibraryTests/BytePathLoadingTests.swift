@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import PlayerCore
 import Testing
 @testable import Library
+@testable import TestSupport
 
 /// File names are bytes (issue 10, finding 4): folders, playlist lines and URIs keep them.
 @Suite struct BytePathLoadingTests {

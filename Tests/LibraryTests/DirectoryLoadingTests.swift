@@ -1,7 +1,7 @@
-import AudioFixtures
 import Foundation
 import Testing
 @testable import Library
+@testable import TestSupport
 
 @Suite struct DirectoryLoadingTests {
     let loader = QueueLoader(reader: fakeReader)

@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import PlayerCore
 import Testing
 @testable import Library
+@testable import TestSupport
 
 /// One load is bounded in tracks and in directory entries looked at: AddTrack of `/` must not
 /// build a track for every MP3 on the machine, nor walk forever.

@@ -1,8 +1,8 @@
 import PlayerCore
-import AudioFixtures
 import Foundation
 import Testing
 import Library
+@testable import TestSupport
 
 /// The loader with the real `TrackReader`, on MP3s made by lame.
 @Suite struct RealFileLoadingTests {

@@ -1,10 +1,10 @@
-import AudioFixtures
 import Decoding
 import Foundation
 import Handoff
 @testable import Library
 import PlayerCore
 import Testing
+@testable import TestSupport
 
 /// The tag index: a known, unchanged file is not read again; anything else is.
 @Suite struct TagIndexTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import MPRIS
 import PlayerCore
+@testable import TestSupport
 
 @Suite struct PlayerPropertiesTests {
     private func snapshot(_ status: PlaybackStatus = .playing, volume: Double = 1) -> PlayerSnapshot {
@@ -60,8 +61,7 @@ import PlayerCore
 @Suite struct IntrospectionTests {
     /// The daemon serves exactly the XML in dbus/ (run scripts/embed-introspection after editing it).
     private func dbusFile(_ name: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = Repository.root
         return try String(contentsOf: root.appendingPathComponent("dbus/\(name)"), encoding: .utf8)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import MPRIS
 @testable import PlayerCore
 import Testing
-import TestSupport
+@testable import TestSupport
 
 /// MPRISService in this process, on a private bus, with a host that runs a real `PlayerState`
 /// as the daemon does (each call one turn, then PropertiesChanged): the wire behaviour of MPRIS

@@ -1,10 +1,10 @@
-import AudioFixtures
 import Foundation
 import Decoding
 import Library
 import PlayerCore
 import Testing
 @testable import Persistence
+@testable import TestSupport
 
 /// File names that are not UTF-8 survive the state file, saved playlists, the playlists
 /// folder and the cover lookup byte for byte (issue 10, finding 4).

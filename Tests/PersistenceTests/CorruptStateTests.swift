@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import PlayerCore
 import Testing
 import Persistence
+@testable import TestSupport
 
 /// Whatever `state.json` holds, `load()` never crashes; what it cannot use it keeps aside.
 @Suite struct CorruptStateTests {

@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import PlayerCore
 import Testing
 import Persistence
+@testable import TestSupport
 
 @Suite struct CoverCacheTests {
     /// Bytes lame takes for a JPEG (it looks at the first two) and our cache names `.jpg`.

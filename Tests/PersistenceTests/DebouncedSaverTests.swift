@@ -1,9 +1,9 @@
-import TestSupport
 import Dispatch
 import Foundation
 import Handoff
 import Testing
 import Persistence
+@testable import TestSupport
 
 /// The debounce rule in virtual time (`VirtualScheduler`): no test waits a real second.
 @Suite struct DebouncedSaverTests {

@@ -1,7 +1,6 @@
-import TestSupport
-import AudioFixtures
 import Foundation
 import PlayerCore
+@testable import TestSupport
 
 /// Empty files at `names` under `directory` (StateStore only checks that queued files exist).
 func makeFiles(_ names: [String], in directory: String) throws -> [String] {

@@ -1,9 +1,9 @@
-import AudioFixtures
 import Foundation
 import Library
 import PlayerCore
 import Testing
 @testable import Persistence
+@testable import TestSupport
 
 @Suite struct PlaylistFolderTests {
     @Test func saveListAndReadBack() throws {

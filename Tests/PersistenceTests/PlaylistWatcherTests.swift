@@ -1,10 +1,9 @@
-import TestSupport
-import AudioFixtures
 import Dispatch
 import Foundation
 import Handoff
 import Testing
 import Persistence
+@testable import TestSupport
 
 @Suite struct PlaylistWatcherTests {
     final class Calls: Sendable {

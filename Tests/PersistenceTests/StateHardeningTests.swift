@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import PlayerCore
 import Testing
 @testable import Persistence
+@testable import TestSupport
 
 /// The state files against what the disk and a hostile file can do (issue 10, finding 6):
 /// which of the two files wins, how large a file may be, and numbers out of any range.

@@ -1,8 +1,8 @@
-import AudioFixtures
 import Foundation
 import PlayerCore
 import Testing
 @testable import Persistence
+@testable import TestSupport
 
 @Suite struct StateStoreTests {
     @Test func roundTripWithUnicodePaths() throws {

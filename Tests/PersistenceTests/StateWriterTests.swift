@@ -1,11 +1,10 @@
-import TestSupport
-import AudioFixtures
 import Dispatch
 import Foundation
 import Handoff
 import PlayerCore
 import Testing
 @testable import Persistence
+@testable import TestSupport
 
 /// Backing off from failing saves, the final save's ordering, and who owns the state folder.
 @Suite struct SaveBackoffTests {

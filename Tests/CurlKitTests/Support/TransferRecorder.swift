@@ -1,7 +1,7 @@
-import TestSupport
 import CurlKit
 import Foundation
 import XCTest
+@testable import TestSupport
 
 /// Runs one `HTTPTransfer` and records what it delivered, in order. With `readsInHandler`
 /// it drains the buffer on every `.bytesAvailable` (from the transfer thread, as a decoder

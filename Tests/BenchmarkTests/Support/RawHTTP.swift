@@ -1,1 +1,0 @@
-../../IntegrationTests/Support/RawHTTP.swift

@@ -1,0 +1,161 @@
+import Foundation
+import XCTest
+
+/// Base of the integration tests: requires the private audio session, makes the fixtures,
+/// starts daemons and monitors and stops them (by PID) after each test.
+///
+/// Waits poll with generous timeouts instead of sleeping fixed times: the machine may be busy.
+class AubadeTestCase: XCTestCase {
+    private(set) var fixtures: TestMusic!
+    private var daemons: [Daemon] = []
+    private var monitors: [SignalMonitor] = []
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try AudioSession.require()
+        fixtures = try TestMusic.shared()
+        // A daemon left over from a crashed test would answer instead of ours.
+        if try Bus.nameHasOwner(Daemon.busName) {
+            XCTFail("\(Daemon.busName) is already owned before the test starts")
+        }
+    }
+
+    override func tearDown() {
+        for monitor in monitors { monitor.stop() }
+        monitors.removeAll()
+        let failed = (testRun?.failureCount ?? 0) + (testRun?.unexpectedExceptionCount ?? 0) > 0
+        for daemon in daemons.reversed() {
+            daemon.stop()
+            if failed {
+                print("--- stderr of aubade \(daemon.arguments.joined(separator: " ")) (pid \(daemon.pid)):")
+                print(daemon.stderrLines.joined(separator: "\n"))
+            }
+        }
+        daemons.removeAll()
+        super.tearDown()
+    }
+
+    // MARK: Daemons
+
+    /// Starts `aubade serve ARGUMENTS` and waits until it owns org.mpris.MediaPlayer2.aubade.
+    @discardableResult
+    func startDaemon(_ arguments: [URL]) throws -> Daemon {
+        try startDaemon(arguments.map(\.path))
+    }
+
+    @discardableResult
+    func startDaemon(_ arguments: [String], waitingFor name: String? = Daemon.busName,
+                     environment: [String: String] = [:], home: URL? = nil) throws -> Daemon {
+        let daemon = try Daemon(serve: arguments, environment: environment, home: home)
+        daemons.append(daemon)
+        if let name { try daemon.waitForBusName(name) }
+        return daemon
+    }
+
+    /// Starts the daemon and waits until it reports Playing (the first track started).
+    @discardableResult
+    func startPlaying(_ files: [URL]) throws -> Daemon {
+        let daemon = try startDaemon(files)
+        try waitForStatus("Playing")
+        return daemon
+    }
+
+    /// A signal monitor on the running daemon's connection, stopped after the test. It returns
+    /// once the daemon answered it: what the daemon announced before (its start-up) is in
+    /// `messages` already, so a `mark` taken now leaves it out.
+    func monitor(_ daemon: Daemon) throws -> SignalMonitor {
+        let sender = try daemon.uniqueName ?? Bus.nameOwner(Daemon.busName) ?? ""
+        let monitor = try SignalMonitor(sender: sender)
+        monitors.append(monitor)
+        try monitor.settle(with: sender)
+        return monitor
+    }
+
+    // MARK: Waiting
+
+    /// Polls `condition` every 20 ms until it holds; fails the test (and throws) after `timeout`.
+    func eventually(_ what: @autoclosure () -> String, timeout: TimeInterval = 5,
+                    file: StaticString = #filePath, line: UInt = #line,
+                    _ condition: () throws -> Bool) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var lastError: (any Error)?
+        while true {
+            do {
+                if try condition() { return }
+                lastError = nil
+            } catch {
+                lastError = error
+            }
+            if Date() >= deadline { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let message = "timed out after \(timeout) s waiting for \(what())" + (lastError.map { " (last error: \($0))" } ?? "")
+        XCTFail(message, file: file, line: line)
+        throw DaemonError(message)
+    }
+
+    func waitForStatus(_ status: String, timeout: TimeInterval = 5,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        var last = "?"
+        try eventually("PlaybackStatus \(status) (last seen \(last))", timeout: timeout, file: file, line: line) {
+            last = try playbackStatus()
+            return last == status
+        }
+    }
+
+    func waitForTitle(_ title: String, timeout: TimeInterval = 5,
+                      file: StaticString = #filePath, line: UInt = #line) throws {
+        var seen: [String] = []
+        try eventually("title \(title) (titles seen: \(seen))", timeout: timeout, file: file, line: line) {
+            let current = try metadata()["xesam:title"]?.string ?? "(none)"
+            if seen.last != current { seen.append(current) }
+            return current == title
+        }
+    }
+
+    // MARK: Reading the player
+
+    func playerProperty(_ name: String) throws -> TypedBusValue {
+        try Bus.get(Bus.playerInterface, name)
+    }
+
+    func playbackStatus() throws -> String {
+        guard let status = try playerProperty("PlaybackStatus").string else { throw BusError("PlaybackStatus is not a string") }
+        return status
+    }
+
+    func metadata() throws -> [String: TypedBusValue] {
+        guard let metadata = try playerProperty("Metadata").dictionary else { throw BusError("Metadata is not a{sv}") }
+        return metadata
+    }
+
+    func trackID() throws -> String? {
+        try metadata()["mpris:trackid"]?.string
+    }
+
+    func title() throws -> String? {
+        try metadata()["xesam:title"]?.string
+    }
+
+    /// Position in µs.
+    func position() throws -> Int64 {
+        guard let position = try playerProperty("Position").int64 else { throw BusError("Position is not a number") }
+        return position
+    }
+
+    /// Fails unless `playerctl -p aubade ARGS` succeeds; returns its trimmed output.
+    @discardableResult
+    func playerctl(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let result = try Playerctl.run(arguments)
+        XCTAssertTrue(result.succeeded, "playerctl \(arguments.joined(separator: " ")): \(result)", file: file, line: line)
+        return result.trimmedOutput
+    }
+
+    /// The daemon still answers on the bus (after an error, say).
+    func assertStillAnswers(file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNoThrow(try playbackStatus(), "the daemon stopped answering", file: file, line: line)
+        let ping = try? Bus.call("org.freedesktop.DBus.Peer.Ping")
+        XCTAssertEqual(ping?.succeeded, true, "Peer.Ping: \(ping.map(String.init(describing:)) ?? "not run")",
+                       file: file, line: line)
+    }
+}
