@@ -179,17 +179,46 @@ extension OutputEngine {
         stream.onUnderflow = nil
         stream.onEvent = nil
         stream.onMoved = nil
-        if stream.state == .ready || stream.state == .creating {
+        switch stream.state {
+        case .ready:
             do throws(PulseError) {
                 try stream.disconnect()
             } catch {
                 // Already gone on the server side; releasing the handle is all that is left.
             }
+        case .creating:
+            disconnectWhenCreated(stream)
+        default:
+            break
         }
         self.stream = nil
         streamFormat = nil
         knownVolume = nil
         observer?.refreshSoon()  // ourSinkName is nil now
+    }
+
+    /// Keeps a stream the server is still creating until it can be disconnected (see
+    /// `unbornStreams`); a context that dies ends it too.
+    private func disconnectWhenCreated(_ stream: Stream) {
+        let key = ObjectIdentifier(stream)
+        unbornStreams[key] = stream
+        stream.onStateChange = { [weak self, unowned stream] in
+            switch stream.state {
+            case .creating, .unconnected:
+                return
+            case .ready:
+                do throws(PulseError) {
+                    try stream.disconnect()
+                    return  // `.terminated` follows
+                } catch {
+                    // The context is dying: its end takes the stream along.
+                }
+            case .failed, .terminated:
+                break
+            }
+            stream.onStateChange = nil
+            self?.unbornStreams[key] = nil
+        }
     }
 
     private func resetQueue(startingWith feed: Feed, announce: Bool) {

@@ -70,6 +70,11 @@ final class OutputEngine: @unchecked Sendable {
 
     // The one stream
     var stream: Stream?
+    /// Streams let go of while the server was still creating them: libpulse cannot disconnect
+    /// a stream before the server's reply (`pa_stream_disconnect` fails with BADSTATE then),
+    /// and one merely unreferenced lives on in the context, a silent sink input until we exit.
+    /// Each is disconnected as soon as it is ready, and forgotten once it has ended.
+    var unbornStreams: [ObjectIdentifier: Stream] = [:]
     var streamFormat: PCMFormat?
     /// Desired cork state (pause/resume), also applied to a stream created later.
     var corked = false

@@ -125,6 +125,13 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             tagIndex.flush()
             exit(1)
         }
+        // The playlists are listed before the name is on the bus: a client that sees the name
+        // finds them all, and no PlaylistCount change is announced for the first listing.
+        shelf.onChange = { [weak self] old, new in
+            guard let self else { return }
+            self.mpris?.announcePlaylistChanges(from: old, to: new, activeBefore: self.shelf.active, activeNow: self.shelf.active)
+        }
+        shelf.start()
         busName = try claimBusName()
         // After the bus name: a second instance finds the state folder locked and leaves it be.
         keeper.claim()
@@ -179,11 +186,6 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
         if settings.pauseBeforeSleep || settings.inhibitSleepWhilePlaying { sleepWatcher.start() }
         self.sleepWatcher = sleepWatcher
-        shelf.onChange = { [weak self] old, new in
-            guard let self else { return }
-            self.mpris?.announcePlaylistChanges(from: old, to: new, activeBefore: self.shelf.active, activeNow: self.shelf.active)
-        }
-        shelf.start()
         if !tracks.isEmpty {
             if let volume = settings.initialVolume { handle(.setVolume(volume)) }
             handle(.enqueue(tracks, play: true))

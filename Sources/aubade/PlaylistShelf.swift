@@ -33,9 +33,9 @@ final class PlaylistShelf: @unchecked Sendable {
         self.loadingQueue = loadingQueue
     }
 
-    /// The first listing is made at once, before the daemon answers its first call (start-up
-    /// may read the disk: nothing waits on the bus yet), so GetPlaylists never answers an
-    /// empty list just because it came early. The folder is watched first: a playlist written
+    /// The first listing is made at once, before the daemon owns its bus name (start-up may
+    /// read the disk: nothing waits on the bus yet), so GetPlaylists never answers an empty
+    /// list just because it came early. The folder is watched first: a playlist written
     /// between the listing and the watch would otherwise never be seen.
     func start() {
         watch()

@@ -195,6 +195,26 @@ final class PulseAudioOutputTests: XCTestCase {
         XCTAssertTrue(output.isConnected, "stop keeps the context")
     }
 
+    /// A stop while the server is still creating the stream (a Clear right after a play on a
+    /// busy machine): libpulse cannot disconnect a stream before the server's reply, and one
+    /// merely let go of lived on as a silent, uncorked sink input until the daemon exited.
+    func testStopWhileTheStreamIsBeingCreatedLeavesNoSinkInput() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        for round in 0..<5 {
+            // Open before the play, so the play creates the stream at once.
+            let source = DecodeAhead(sineSource(seconds: 5))
+            XCTAssertTrue(eventually { if case .open = source.status { true } else { false } })
+            output.play(source, entry: a, title: "Sine", artist: nil, playing: true)
+            output.stop()
+            let gone = try eventually { try server.pactl("list", "short", "sink-inputs").isEmpty }
+            XCTAssertTrue(gone, "round \(round): \((try? server.pactl("list", "sink-inputs")) ?? "")")
+        }
+        // And the output still plays afterwards.
+        output.play(sineSource(seconds: 5), entry: b, title: "Sine", artist: nil, playing: true)
+        XCTAssertNotNil(log.wait(for: .started(b)))
+    }
+
     func testOneStreamAcrossTwoPlays() throws {
         let log = EventLog()
         let output = try makeOutput(log)
