@@ -46,8 +46,7 @@ final class TagIndexReuseTests: AubadeTestCase {
 
     /// Writes back and drops the folder's files from the page cache (no root needed).
     private func evictFromPageCache(_ folder: URL) throws {
-        let script = "import os, sys\nfor n in os.listdir(sys.argv[1]):\n    fd = os.open(os.path.join(sys.argv[1], n), os.O_RDONLY)\n    os.fsync(fd)\n    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)\n    os.close(fd)\n"
-        let result = try Shell.run("python3", ["-c", script, folder.path], timeout: 60)
+        let result = try Shell.run(PythonScript.interpreter, try PythonScript.arguments("evict_page_cache", [folder.path]), timeout: 60)
         XCTAssertTrue(result.succeeded, "\(result)")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TestSupport
 
 /// The python3 server of `testServerScript`, in a temp dir of its own, with (optionally) a
 /// test CA and a server certificate for 127.0.0.1 and localhost made by openssl.
@@ -25,9 +26,7 @@ final class TestServer: @unchecked Sendable {
         guard let made = mkdtemp(&template) else { throw SetupError("mkdtemp failed: errno \(errno)") }
         directory = String(cString: made)
         do {
-            let script = directory + "/server.py"
-            try testServerScript.write(toFile: script, atomically: true, encoding: .utf8)
-            var arguments = [script]
+            var arguments = [try PythonScript.path("curl_test_server")]
             if tls {
                 let files = try TestCertificates.make(in: directory)
                 arguments += [files.certificate, files.key]
@@ -35,7 +34,7 @@ final class TestServer: @unchecked Sendable {
             } else {
                 caFile = nil
             }
-            child = try ChildProcess("/usr/bin/python3", arguments)
+            child = try ChildProcess(PythonScript.interpreter, arguments)
             guard let line = child.firstLine(timeout: 20),
                   let ports = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let http = ports["http"] as? Int, let silent = ports["silent"] as? Int else {

@@ -27,7 +27,7 @@ final class StandInBluetooth {
         let (bus, address) = try StandInSystemBus.start()
         var mock: Subprocess?
         do {
-            mock = try Subprocess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "bluez5"],
+            mock = try Subprocess(PythonScript.interpreter, ["-m", "dbusmock", "--system", "--template", "bluez5"],
                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
             client = try BusClient(destination: "org.bluez", label: "aubade.tests.bluetoothd", bus: .address(address))
         } catch {

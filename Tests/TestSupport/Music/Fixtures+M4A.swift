@@ -79,10 +79,7 @@ extension Fixtures {
 
     /// Sets iTunes freeform atoms (`NAME=VALUE`, under com.apple.iTunes) with mutagen.
     public static func setFreeformAtoms(_ path: String, _ pairs: [String]) throws {
-        guard let script = Bundle.module.path(forResource: "m4a_tags", ofType: "py", inDirectory: "Scripts") else {
-            throw ToolFailed(description: "m4a_tags.py is not among the test resources")
-        }
-        // Debian's python3: python3-mutagen installs there (the first python3 on PATH may be another).
-        try run("/usr/bin/python3", [script, path] + pairs)
+        // Debian's python3-mutagen is in the system python.
+        try run(PythonScript.interpreter, [try PythonScript.path("m4a_tags"), path] + pairs)
     }
 }

@@ -22,12 +22,9 @@ public final class HLSTestStation: @unchecked Sendable {
         tls = certificate != nil
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        guard let script = Bundle.module.path(forResource: "hls_server", ofType: "py", inDirectory: "Scripts") else {
-            throw Fixtures.ToolFailed(description: "hls_server.py is not among the test resources")
-        }
         server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = [script, directory] + (certificate.map { [$0.cert, $0.key] } ?? [])
+        server.executableURL = URL(fileURLWithPath: PythonScript.interpreter)
+        server.arguments = [try PythonScript.path("hls_server"), directory] + (certificate.map { [$0.cert, $0.key] } ?? [])
         serverOutput = Pipe()
         server.standardOutput = serverOutput
         server.standardError = FileHandle.nullDevice

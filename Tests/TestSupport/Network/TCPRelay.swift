@@ -27,7 +27,6 @@ final class TCPRelay {
         guard let made = mkdtemp(&template) else { throw DaemonError("mkdtemp failed: errno \(errno)") }
         directory = URL(fileURLWithPath: String(cString: made), isDirectory: true)
         do {
-            try Self.script.write(to: directory.appendingPathComponent("relay.py"), atomically: true, encoding: .utf8)
             let (port, process) = try Self.launch(in: directory, port: 0, target: targetPort, mode: mode)
             self.port = port
             self.process = process
@@ -93,8 +92,7 @@ final class TCPRelay {
     }
 
     private static func launch(in directory: URL, port: Int, target: Int, mode: Mode) throws -> (Int, Subprocess) {
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
-        let child = try Subprocess(python, [directory.appendingPathComponent("relay.py").path, String(port),
+        let child = try Subprocess(PythonScript.interpreter, [try PythonScript.path("tcp_relay"), String(port),
                                             String(target), mode.rawValue])
         guard let line = child.stdout.waitForLine(timeout: 10, where: { $0.hasPrefix("port ") })?.line,
               let bound = Int(line.dropFirst(5)) else {
@@ -104,50 +102,4 @@ final class TCPRelay {
         }
         return (bound, child)
     }
-
-    static let script = #"""
-        import socket, sys, threading
-
-        def pipe(source, sink):
-            try:
-                while True:
-                    data = source.recv(65536)
-                    if not data:
-                        break
-                    sink.sendall(data)
-            except OSError:
-                pass
-            finally:
-                for s in (source, sink):
-                    try:
-                        s.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
-
-        def main():
-            port, target, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-            server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            server.bind(('127.0.0.1', port))
-            server.listen(64)
-            print('port %d' % server.getsockname()[1], flush=True)
-            count = 0
-            while True:
-                client, _ = server.accept()
-                count += 1
-                print('accepted %d' % count, flush=True)
-                if mode == 'hangup':
-                    client.close()
-                    continue
-                try:
-                    upstream = socket.create_connection(('127.0.0.1', target), timeout=5)
-                    upstream.settimeout(None)
-                except OSError:
-                    client.close()
-                    continue
-                for a, b in ((client, upstream), (upstream, client)):
-                    threading.Thread(target=pipe, args=(a, b), daemon=True).start()
-
-        main()
-        """#
 }

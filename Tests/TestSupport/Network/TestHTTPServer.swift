@@ -56,12 +56,8 @@ final class TestHTTPServer {
         do {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("registry"),
                                                     withIntermediateDirectories: true)
-            let script = directory.appendingPathComponent("httpserver.py")
-            try Self.script.write(to: script, atomically: true, encoding: .utf8)
             caFile = tls ? try Self.makeCertificates(in: directory.appendingPathComponent("tls")) : nil
-            // The system python: pyenv's shim on PATH may lack modules or point elsewhere.
-            let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
-            let child = try Subprocess(python, [script.path, directory.path, files?.path ?? "-"] + (tls ? ["--tls"] : []))
+            let child = try Subprocess(PythonScript.interpreter, [try PythonScript.path("http_server"), directory.path, files?.path ?? "-"] + (tls ? ["--tls"] : []))
             // The script prints its ports once it listens.
             func announced(_ word: String) -> Int? {
                 child.stdout.waitForLine(timeout: 10) { $0.hasPrefix(word + " ") }

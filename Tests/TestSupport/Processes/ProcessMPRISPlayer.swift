@@ -1,7 +1,7 @@
 import Foundation
 
-/// Another MPRIS player as a real process: `/usr/bin/python3` running the script in
-/// ProcessMPRISPlayerScript.swift, which owns `org.mpris.MediaPlayer2.<name>` on the private
+/// Another MPRIS player as a real process: the system python running
+/// Scripts/fake_mpris_player.py, which owns `org.mpris.MediaPlayer2.<name>` on the private
 /// session bus (its connection's PID is the process's) and plays a sine tone on the private
 /// sound server while Playing: from itself (libpulse-simple; the stream's
 /// `application.process.id` is the fake's PID) or from a child `pacat` it feeds (the stream is
@@ -131,11 +131,7 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
         guard let made = mkdtemp(&template) else { throw DaemonError("mkdtemp failed: errno \(errno)") }
         directory = URL(fileURLWithPath: String(cString: made), isDirectory: true)
         do {
-            let script = directory.appendingPathComponent("fakeplayer.py")
-            try Self.script.write(to: script, atomically: true, encoding: .utf8)
-            // The system python: pyenv's shim on PATH may lack python3-dbus or point elsewhere.
-            let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
-            var arguments = [script.path, "--name", options.name, "--status", options.status,
+            var arguments = [try PythonScript.path("fake_mpris_player"), "--name", options.name, "--status", options.status,
                              "--stream", options.stream.rawValue, "--pause", options.pause.rawValue,
                              "--track", String(options.track), "--identity", options.identity ?? "Fake \(options.name)"]
             if let sink = options.sink { arguments += ["--sink", sink] }
@@ -143,7 +139,7 @@ final class ProcessMPRISPlayer: CustomStringConvertible {
             if options.playerPropertiesDelay > 0 {
                 arguments += ["--player-properties-delay", String(options.playerPropertiesDelay)]
             }
-            process = try Subprocess(python, arguments)
+            process = try Subprocess(PythonScript.interpreter, arguments)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error

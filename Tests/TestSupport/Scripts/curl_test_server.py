@@ -1,9 +1,11 @@
-/// The local HTTP(S) server the CurlKit tests fetch from, written to a temp dir and run with
-/// /usr/bin/python3. Arguments: [certificate key]. It prints one JSON line with its ports
-/// (`http`, `https` or null, `silent`: listens but never accepts) and serves until SIGTERM.
-///
-/// Bodies are the pattern byte i = i % 251, so any slice can be checked.
-let testServerScript = #"""
+"""The local HTTP(S) server the CurlKit tests fetch from (Tests/CurlKitTests/Support/TestServer.swift).
+
+usage: curl_test_server.py [CERTIFICATE KEY]
+
+Prints one JSON line with its ports (`http`, `https` or null, `silent`: listens but never
+accepts) and serves until SIGTERM. Bodies are the pattern byte i = i % 251, so any slice can be
+checked.
+"""
 import json, re, select, socket, ssl, struct, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse, parse_qs
@@ -158,4 +160,3 @@ silent.listen(128)
 print(json.dumps({"http": http.server_address[1], "https": https_port, "silent": silent.getsockname()[1]}), flush=True)
 while True:
     time.sleep(3600)
-"""#
