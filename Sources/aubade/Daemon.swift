@@ -125,6 +125,11 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             tagIndex.flush()
             exit(1)
         }
+        // First of all: once the name is on the bus a client may send SIGHUP or SIGTERM, whose
+        // default actions would end the daemon. Their handlers run on this queue, so not before
+        // the start is done.
+        installSignalHandlers()
+        installReload(reload)
         // The playlists are listed before the name is on the bus: a client that sees the name
         // finds them all, and no PlaylistCount change is announced for the first listing.
         shelf.onChange = { [weak self] old, new in
@@ -157,8 +162,6 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             }
         })
         handle(.setOutput(output.placement))
-        installSignalHandlers()
-        installReload(reload)
         let guardDriver = GuardDriver(queue: coreQueue) { [weak self] decision in
             self?.mpris?.announceOtherPlayerDecision(decision)
         }

@@ -153,15 +153,4 @@ final class IcecastTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "\(directory.path) was left behind")
         }
     }
-
-    private func eventually(_ what: String, timeout: TimeInterval = 5, file: StaticString = #filePath,
-                            line: UInt = #line, _ condition: () throws -> Bool) throws {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        XCTFail("timed out after \(timeout) s waiting for \(what)", file: file, line: line)
-        throw DaemonError("timed out waiting for \(what)")
-    }
 }

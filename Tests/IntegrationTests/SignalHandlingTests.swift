@@ -22,6 +22,24 @@ final class SignalHandlingTests: AubadeTestCase {
         XCTAssertNotNil(daemon.waitForLog(containing: "configuration reloaded"))
     }
 
+    /// A SIGHUP (or SIGTERM) sent the moment the name is on the bus: its handler was installed
+    /// only later in the start, and SIGHUP's default action ended the daemon (seen under
+    /// ThreadSanitizer, whose start is slow).
+    func testASighupTheMomentTheNameAppearsIsAReload() throws {
+        let (home, _) = try home(withConfiguration: "resume-on-reconnect = yes\n")
+        for round in 0..<3 {
+            let daemon = try startDaemon([fixtures.long.path], waitingFor: nil, home: home)
+            try eventually("the bus name, round \(round)", timeout: 20) {
+                try daemon.isRunning && Bus.nameHasOwner(Daemon.busName)
+            }
+            kill(daemon.pid, SIGHUP)
+            XCTAssertNotNil(daemon.waitForLog(containing: "configuration reloaded", timeout: 10), "round \(round)")
+            XCTAssertTrue(daemon.isRunning, "round \(round): the SIGHUP ended the daemon")
+            daemon.stop()
+            try eventually("the name released") { try !Bus.nameHasOwner(Daemon.busName) }
+        }
+    }
+
     func testABrokenFileOnSighupKeepsTheOldSettings() throws {
         let (home, file) = try home(withConfiguration: "resume-on-reconnect = yes\n")
         let daemon = try startDaemon([fixtures.long.path], home: home)

@@ -70,7 +70,7 @@ final class SoundServerFaultTests: AubadeTestCase {
 
         // The outage (2.5 s): what the daemon says meanwhile. Checked without stopping at the
         // first failure, so the audio measure below is made (and printed) all the same.
-        let paused = poll(for: 1.5) { (try? self.playbackStatus()) == "Paused" }
+        let paused = eventually(timeout: 1.5) { (try? self.playbackStatus()) == "Paused" }
         XCTAssertTrue(paused, "PlaybackStatus during the outage: \((try? playbackStatus()) ?? "?") (expected Paused within 1.5 s)")
         let reason = try? AudioSessionBus.pauseReason()
         XCTAssertEqual(reason, "noSoundServer", "PauseReason during the outage")
@@ -79,7 +79,7 @@ final class SoundServerFaultTests: AubadeTestCase {
         let second = try position()
         print("during the outage: status \((try? playbackStatus()) ?? "?"), PauseReason \(reason ?? "?"), Position \(first) µs then \(second) µs 0.5 s later")
         XCTAssertEqual(first, second, "Position must stand still while there is no sound server (\(first) → \(second) µs in 0.5 s)")
-        let released = poll(for: 1) { logind.isReleased(blocker) }
+        let released = eventually(timeout: 1) { logind.isReleased(blocker) }
         XCTAssertTrue(released, "the block sleep inhibitor is still held with no sound server (\(logind.summary))")
         let outageSoFar = Date().timeIntervalSince(killedAt)
         if outageSoFar < 2.5 { Thread.sleep(forTimeInterval: 2.5 - outageSoFar) }
@@ -87,7 +87,7 @@ final class SoundServerFaultTests: AubadeTestCase {
 
         try restart.comeBack()
         let cameBack = Date()
-        let playing = poll(for: 6) { (try? self.playbackStatus()) == "Playing" }
+        let playing = eventually(timeout: 6) { (try? self.playbackStatus()) == "Playing" }
         let toPlaying = Date().timeIntervalSince(cameBack)
         XCTAssertTrue(playing, "not Playing again within 6 s of the server coming back (status \((try? playbackStatus()) ?? "?"))")
         let outcome = try restart.finish(soundAfterComeback: 2)
@@ -109,7 +109,7 @@ final class SoundServerFaultTests: AubadeTestCase {
         XCTAssertEqual(frozen, stop.trackTime, accuracy: Self.lostOrRepeatedTarget,
                        "Position froze at \(frozen) s, but the sound stopped at \(String(format: "%.3f", stop.trackTime)) s")
         // The inhibitor is taken again with the music.
-        XCTAssertTrue(poll(for: 2) { blockers().contains { !logind.isReleased($0) } },
+        XCTAssertTrue(eventually(timeout: 2) { blockers().contains { !logind.isReleased($0) } },
                       "no block sleep inhibitor after resuming (\(logind.summary))")
     }
 
@@ -201,16 +201,6 @@ final class SoundServerFaultTests: AubadeTestCase {
     }
 
     // MARK: Helpers
-
-    /// Polls `condition` every 20 ms for up to `seconds`; true as soon as it holds.
-    private func poll(for seconds: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while true {
-            if condition() { return true }
-            if Date() >= deadline { return false }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-    }
 
     /// A stand-in system bus for `RecordingLogind`, stopped after the test.
     private func startSystemBus() throws -> String {

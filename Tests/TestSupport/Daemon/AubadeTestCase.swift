@@ -73,27 +73,6 @@ class AubadeTestCase: XCTestCase {
 
     // MARK: Waiting
 
-    /// Polls `condition` every 20 ms until it holds; fails the test (and throws) after `timeout`.
-    func eventually(_ what: @autoclosure () -> String, timeout: TimeInterval = 5,
-                    file: StaticString = #filePath, line: UInt = #line,
-                    _ condition: () throws -> Bool) throws {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var lastError: (any Error)?
-        while true {
-            do {
-                if try condition() { return }
-                lastError = nil
-            } catch {
-                lastError = error
-            }
-            if Date() >= deadline { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        let message = "timed out after \(timeout) s waiting for \(what())" + (lastError.map { " (last error: \($0))" } ?? "")
-        XCTFail(message, file: file, line: line)
-        throw DaemonError(message)
-    }
-
     func waitForStatus(_ status: String, timeout: TimeInterval = 5,
                        file: StaticString = #filePath, line: UInt = #line) throws {
         var last = "?"

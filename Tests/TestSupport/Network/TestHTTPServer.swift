@@ -2,7 +2,7 @@ import Foundation
 
 /// A web server on 127.0.0.1 for the stream tests: the files of a folder, playlists the test
 /// registers, SHOUTcast v1 streams and every way a server can misbehave that a player must
-/// survive. A threaded python3 http.server (the script in TestHTTPServerScript.swift), run by
+/// survive. A threaded python3 http.server (Scripts/http_server.py), run by
 /// PID; with `tls`, a second listener speaks HTTPS with a certificate for 127.0.0.1 and
 /// localhost signed by a test CA made with openssl at start (`caFile`).
 ///
