@@ -41,7 +41,7 @@ final class DecodeSession {
     /// demuxer in the helper before its first audio packet, kept or discarded, where the ffmpeg
     /// CLI plays it; not understood yet. `TitleTracker.timedMetadata` places such titles at
     /// their sample once it can be turned on.
-    static let readsTimedMetadata = false
+    static let readsTimedMetadata = true
 
     /// Damaged packets skipped in a row before the input counts as broken.
     static let failureLimit = 64

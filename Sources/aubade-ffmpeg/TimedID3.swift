@@ -1,14 +1,38 @@
 import FFmpegKit
 
-/// The tags in an ID3v2 tag carried as timed metadata (an HLS stream's `timed_id3` packets),
-/// read by FFmpeg itself: the bytes are opened as an ADTS input, whose header reading takes
-/// the ID3 tag in front (FFmpeg's own ID3 parser, as for any file).
+/// The tags in an ID3v2 tag carried as timed metadata (an HLS stream's `timed_id3` packets, a
+/// packed-audio segment's leading tag), read by FFmpeg itself: the bytes are opened as an ADTS
+/// input, whose header reading takes the ID3 tag in front (FFmpeg's own ID3 parser, as for any
+/// file).
 enum TimedID3 {
+    /// The largest tag read (a station's is well under 1 KiB; a cover in it is not wanted).
+    static let sizeLimit = 256 * 1024
+
+    /// An ADTS frame header (AAC-LC, 44.1 kHz, stereo, 7 bytes) put behind the tag: FFmpeg's ADTS
+    /// demuxer looks for a frame after the tag and fails its header without one, tags and all.
+    private static let adtsFrameHeader: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x01, 0x1F, 0xFC]
+
     static func tags(in bytes: [UInt8]) -> MetadataPairs {
-        guard bytes.count >= 10, bytes.starts(with: Array("ID3".utf8)) else { return [] }
-        let source = MemoryByteSource(bytes)
+        guard let tag = restored(bytes) else { return [] }
+        let source = MemoryByteSource(tag + adtsFrameHeader)
         guard let input = try? MediaInput(source: source, formatName: "aac", bufferSize: 4096) else { return [] }
         return input.metadata
+    }
+
+    /// The tag as the station sent it. FFmpeg 5.1's MPEG-TS demuxer takes the first 5 bytes of
+    /// every stream-type-0x15 PES payload for a metadata access unit header and drops them: a
+    /// station's bare tag ("ID3", version, revision, flags, size…) comes out as flags, size, frames.
+    /// Those 5 bytes are put back (version 4: the frames' sizes are read as syncsafe, which a
+    /// version-3 tag's small frames are too) when what is left is a tag's flags and size.
+    static func restored(_ bytes: [UInt8]) -> [UInt8]? {
+        if bytes.starts(with: Array("ID3".utf8)) {
+            return bytes.count >= 10 && bytes.count <= sizeLimit ? bytes : nil
+        }
+        guard bytes.count >= 5, bytes.count + 5 <= sizeLimit, bytes[0] & 0x0F == 0,
+              bytes[1...4].allSatisfy({ $0 < 0x80 }) else { return nil }
+        let size = bytes[1...4].reduce(0) { $0 << 7 | Int($1) }
+        guard size > 0, size <= bytes.count - 5 else { return nil }
+        return Array("ID3".utf8) + [4, 0] + bytes
     }
 }
 

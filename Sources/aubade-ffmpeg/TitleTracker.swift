@@ -39,8 +39,8 @@ final class TitleTracker {
     /// A timed ID3 packet of an HLS stream: its title starts at the audio sample of its
     /// timestamp, which the demuxer may hand over before that audio (`audioFrame` places it).
     func timedMetadata(_ packet: Packet, timeBase: (numerator: Int32, denominator: Int32)) {
-        guard timedMetadataStreams.contains(packet.streamIndex) else { return }
-        let tags = TimedID3.tags(in: packet.bytes(limit: 256 * 1024))
+        guard timedMetadataStreams.contains(packet.streamIndex), packet.size <= TimedID3.sizeLimit else { return }
+        let tags = TimedID3.tags(in: packet.bytes(limit: TimedID3.sizeLimit))
         guard !tags.isEmpty else { return }
         let seconds = packet.presentationTime.map { Double($0) * Double(timeBase.numerator) / Double(max(timeBase.denominator, 1)) }
         guard let seconds else { return add(tags, at: producedBytes) }

@@ -1,0 +1,16 @@
+import Foundation
+
+/// A TS file of timed ID3 packets (`timed_id3_ts.py`) for `HLSTestStation.startEncoder(timedID3:)`:
+/// a tag every `every` seconds holding the title current then, and one at each change.
+public enum TimedID3Stream {
+    /// `titles`: (second it starts, artist, title), the first at 0.
+    public static func write(to path: String, every: Double = 1, until: Double = 120,
+                             titles: [(seconds: Double, artist: String, title: String)]) throws {
+        guard let script = Bundle.module.path(forResource: "timed_id3_ts", ofType: "py", inDirectory: "Scripts") else {
+            throw Fixtures.ToolFailed(description: "timed_id3_ts.py is not among the test resources")
+        }
+        var arguments = [script, path, "--every", "\(every)", "--until", "\(until)"]
+        for title in titles { arguments += ["--title", "\(title.seconds)", title.artist, title.title] }
+        try Fixtures.run("python3", arguments)
+    }
+}

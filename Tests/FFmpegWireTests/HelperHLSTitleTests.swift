@@ -1,0 +1,29 @@
+import AudioFixtures
+import FFmpegClient
+import FFmpegWire
+import Foundation
+import Testing
+
+/// An HLS station's titles in timed ID3, straight from the helper: MPEG-TS segments carrying a
+/// `timed_id3` stream open at once (they once stalled FFmpeg's HLS demuxer) and each title is
+/// placed at the PCM sample where its tone starts (`HelperHLSTitles` finds the tone change).
+@Suite struct HelperHLSTitleTests {
+    @Test func aStationWithTimedID3OpensAtOnceAndPlacesItsTitleAtItsSample() throws {
+        let folder = try Fixtures.makeDirectory()
+        let change = 9.0
+        try TimedID3Stream.write(to: folder + "/id3.ts", titles: [(0, "HLS Artist", "First Tone"), (change, "HLS Artist", "Second Tone")])
+        let station = try HLSTestStation(directory: folder + "/live")
+        defer { station.stop() }
+        try station.startEncoder(timedID3: folder + "/id3.ts", changeTo: (change, 660))
+        #expect(station.waitForSegments(4))
+        let run = try HelperHLSTitles.play(station.url("live.m3u8"), until: "Second Tone", seconds: 20)
+        #expect(run.opened < 10, "the station took \(run.opened) s to open")
+        #expect(run.titles.first?.title == "First Tone")
+        let second = try #require(run.titles.first { $0.title == "Second Tone" }, "titles: \(run.titles)")
+        #expect(second.artist == "HLS Artist")
+        let heard = try #require(run.toneChange(from: 440, to: 660), "no tone change in the PCM")
+        let error = Double(second.byteOffset / Int64(Int64(run.format.channels * 2)) - heard) / Double(run.format.sampleRate)
+        print(String(format: "HLS timed ID3: title placed %+.1f ms from its first sample (opened in %.2f s)", error * 1000, run.opened))
+        #expect(abs(error) < 0.025)
+    }
+}
