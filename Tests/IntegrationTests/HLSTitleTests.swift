@@ -1,0 +1,51 @@
+import AudioFixtures
+import Foundation
+import XCTest
+
+/// An HLS station's titles (issue 21): timed ID3 in MPEG-TS segments and the leading ID3 tag of
+/// packed-audio segments, each published when the first sample of its song is heard (±100 ms);
+/// a malformed tag changes nothing and the station plays on. The station is `ffmpeg -f hls`
+/// (or the segment muxer) served locally; the song change is a tone change at a known second.
+final class HLSTitleTests: StreamTestCase {
+    private var station: HLSTestStation?
+    private var recording: TimedRecording?
+
+    override func tearDown() {
+        _ = recording?.stop()
+        recording = nil
+        station?.stop()
+        station = nil
+        super.tearDown()
+    }
+
+    /// The tone goes from 440 to 660 Hz at this second of the stream, and the title with it:
+    /// late enough for the daemon to be playing (it starts about three segments behind).
+    private let change = 14.0
+
+    func testATimedID3TitleIsPublishedWhenItsFirstSampleIsHeard() throws {
+        let folder = try makeDirectory("hls-id3").path
+        try TimedID3Stream.write(to: folder + "/id3.ts", titles: [(0, "HLS Artist", "First Tone"), (change, "HLS Artist", "Second Tone")])
+        let station = try HLSTestStation(directory: folder + "/live")
+        self.station = station
+        let recorder = try TimedRecording()
+        recording = recorder
+        XCTAssertTrue(recorder.waitForSeconds(0.2, timeout: 10))
+        try station.startEncoder(timedID3: folder + "/id3.ts", changeTo: (change, 660))
+        XCTAssertTrue(station.waitForSegments(3), "ffmpeg wrote no live playlist")
+        try measure(station: station, playlist: "live.m3u8", label: "HLS timed ID3")
+    }
+
+    private func measure(station: HLSTestStation, playlist: String, label: String) throws {
+        let daemon = try serve([station.url(playlist)])
+        let signals = try monitor(daemon)
+        try waitForTitle("First Tone", timeout: 20)
+        XCTAssertEqual(try metadata()["xesam:artist"], .array([.string("HLS Artist")]))
+        try waitForTitle("Second Tone", timeout: change + 10)
+        let offset = try HeardTitleTiming.offset(of: "Second Tone", signals: signals, recorder: try XCTUnwrap(recording))
+        recording = nil
+        print(String(format: "%@ title timing: Metadata(Second Tone) published %+.0f ms from the first 660 Hz sample heard",
+                     label, offset * 1000))
+        XCTAssertLessThan(abs(offset), 0.1, String(format: "published %+.0f ms from its first sample heard", offset * 1000))
+        XCTAssertTrue(daemon.isRunning)
+    }
+}
