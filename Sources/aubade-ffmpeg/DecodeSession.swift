@@ -48,7 +48,8 @@ final class DecodeSession {
     /// A seek starts decoding this many frames early: AAC needs its previous frame to decode one.
     static let preroll: Int64 = 4096
 
-    init(input: MediaInput, live: Bool) throws(HelperFailure) {
+    /// `segmentTags`: an HLS station's packed-audio segments' leading tags (`HLSPolicy`).
+    init(input: MediaInput, live: Bool, segmentTags: (() -> [SegmentTag])? = nil) throws(HelperFailure) {
         self.input = input
         self.live = live
         // FFmpeg's choice needs a known rate and channel count, which ADTS and a station's
@@ -71,6 +72,7 @@ final class DecodeSession {
             throw HelperFailure("cannot decode \(stream.codecName) (\(error))")
         }
         titles = TitleTracker(audio: stream, timedMetadata: Set(timedMetadata))
+        titles.segmentTags = segmentTags
         // A station's first title is in its header (an Ogg stream's comments): it starts at once.
         if live { titles.chainedStreamTags(input.metadata + stream.metadata, fromPacket: false) }
         // The first frame tells the PCM's format (HE-AAC decodes to twice the container's rate).
@@ -208,6 +210,7 @@ final class DecodeSession {
             titles.timedMetadata(packet, timeBase: timeBase)
             return false
         }
+        titles.collectSegmentTags()
         // Vorbis flags a chained stream's new comments on its first packet; Opus only on the
         // stream (and earlier than its audio would place them for Vorbis): each its way.
         let flagged = input.takeMetadataUpdate(stream: audio)

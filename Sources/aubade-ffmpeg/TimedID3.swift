@@ -19,6 +19,29 @@ enum TimedID3 {
         return input.metadata
     }
 
+    /// Where a packed-audio segment starts on the stream's clock, in seconds: its tag's
+    /// `PRIV com.apple.streaming.transportStreamTimestamp`, a 33-bit count of 90 kHz ticks in 8
+    /// bytes. FFmpeg gives a PRIV frame's bytes as text, each byte outside printable ASCII (and
+    /// the backslash) as `\xNN`.
+    static func transportStreamSeconds(in tags: MetadataPairs) -> Double? {
+        guard let text = tags.first(where: { $0.key == "id3v2_priv.com.apple.streaming.transportStreamTimestamp" })?.value else { return nil }
+        var bytes: [UInt8] = []
+        var rest = Substring(text)
+        while let first = rest.first, bytes.count <= 8 {
+            if rest.hasPrefix("\\x"), rest.count >= 4, let byte = UInt8(rest.dropFirst(2).prefix(2), radix: 16) {
+                bytes.append(byte)
+                rest = rest.dropFirst(4)
+            } else {
+                guard let ascii = first.asciiValue else { return nil }
+                bytes.append(ascii)
+                rest = rest.dropFirst()
+            }
+        }
+        guard bytes.count == 8, rest.isEmpty else { return nil }
+        let ticks = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & ((1 << 33) - 1)
+        return Double(ticks) / 90_000
+    }
+
     /// The tag as the station sent it. FFmpeg 5.1's MPEG-TS demuxer takes the first 5 bytes of
     /// every stream-type-0x15 PES payload for a metadata access unit header and drops them: a
     /// station's bare tag ("ID3", version, revision, flags, size…) comes out as flags, size, frames.

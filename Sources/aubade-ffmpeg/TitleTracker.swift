@@ -49,6 +49,23 @@ final class TitleTracker {
     }
     private var timed: [(seconds: Double, tags: MetadataPairs)] = []
 
+    /// Where packed-audio segments' leading tags come from (`HLSPolicy`), asked as packets come.
+    var segmentTags: (() -> [SegmentTag])?
+
+    /// The leading tags of the segments opened since the last call: each title starts at its
+    /// segment's timestamp (placed by `audioFrame`), or where decoding is when it has none.
+    func collectSegmentTags() {
+        guard let found = segmentTags?(), !found.isEmpty else { return }
+        for item in found {
+            guard let seconds = item.seconds else {
+                add(item.tags, at: producedBytes)
+                continue
+            }
+            timed.append((seconds, item.tags))
+        }
+        if timed.count > Self.pendingLimit { timed.removeFirst(timed.count - Self.pendingLimit) }
+    }
+
     /// A decoded audio frame starting at `seconds` of the stream's timeline, about to be
     /// appended at byte `startByte` of the PCM: the timed titles it reaches are placed in it.
     func audioFrame(seconds: Double?, startByte: Int64, frames: Int, rate: Int, bytesPerFrame: Int) {

@@ -101,6 +101,20 @@ public final class HLSTestStation: @unchecked Sendable {
         lock.withLock { encoder = process }
     }
 
+    /// Packed audio: every segment served gets an ID3 tag with its timestamp and the title
+    /// current at its start (`packed_id3.py`); `titles`: (second, artist, title), the first at 0.
+    public func setPackedTitles(_ titles: [(seconds: Double, artist: String, title: String)]) throws {
+        try titles.map { "\($0.seconds)\t\($0.artist)\t\($0.title)\n" }.joined()
+            .write(toFile: directory + "/packed-titles.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// Packed audio: from `seconds` of the stream on, one segment each gets a malformed tag of
+    /// each kind in turn (huge-size, frame-past-end, huge-frame, truncated, not-syncsafe).
+    public func setPackedBadTags(from seconds: Double, kinds: [String]) throws {
+        try kinds.enumerated().map { "\(seconds + Double($0.offset) * 0.001)\t\($0.element)\n" }.joined()
+            .write(toFile: directory + "/packed-bad.txt", atomically: true, encoding: .utf8)
+    }
+
     /// Waits until the live playlist lists `segments` segments.
     public func waitForSegments(_ segments: Int, timeout: Double = 20) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)

@@ -27,3 +27,26 @@ import Testing
         #expect(abs(error) < 0.025)
     }
 }
+
+/// Packed audio (ADTS segments, each behind an ID3 tag with its timestamp and title): the title
+/// of each segment, read by the helper itself (FFmpeg 5.1 reports the first segment's only).
+@Suite struct HelperPackedTitleTests {
+    @Test func eachSegmentsTitleIsPlacedAtItsFirstSample() throws {
+        let folder = try Fixtures.makeDirectory()
+        let change = 9.0
+        let station = try HLSTestStation(directory: folder + "/live")
+        defer { station.stop() }
+        try station.setPackedTitles([(0, "Packed Artist", "First Tone"), (change, "Packed Artist", "Second Tone")])
+        try station.startEncoder(segmentType: "packed", changeTo: (change, 660))
+        #expect(station.waitForSegments(4))
+        let run = try HelperHLSTitles.play(station.url("live.m3u8"), until: "Second Tone", seconds: 20)
+        #expect(run.titles.first?.title == "First Tone")
+        let second = try #require(run.titles.first { $0.title == "Second Tone" }, "titles: \(run.titles)")
+        #expect(second.artist == "Packed Artist")
+        let heard = try #require(run.toneChange(from: 440, to: 660), "no tone change in the PCM")
+        let error = Double(second.byteOffset / Int64(run.format.channels * 2) - heard) / Double(run.format.sampleRate)
+        print(String(format: "HLS packed audio: title placed %+.1f ms from its tone's first sample", error * 1000))
+        // The title changes with the segment, the tone within the AAC frame before it.
+        #expect(abs(error) < 0.05)
+    }
+}
