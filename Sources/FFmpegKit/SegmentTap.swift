@@ -13,6 +13,9 @@ final class SegmentTap {
     private var prefix: [UInt8] = []
     private var done = false
 
+    /// The largest leading tag FFmpeg 5.1's HLS demuxer reads past (its ID3 buffer limit).
+    static let largestTagFFmpegSkips = 1 << 20
+
     init?(inner: UnsafeMutablePointer<AVIOContext>, url: String, policy: NetworkPolicy) {
         let size = 32 * 1024
         guard let buffer = av_malloc(size) else { return nil }
@@ -38,7 +41,7 @@ final class SegmentTap {
     private func read(_ bytes: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int32 {
         guard let inner else { return aubade_AVERROR_EOF }
         let got = avio_read(inner, bytes, Int32(count))
-        if got > 0, !done { look(at: UnsafeBufferPointer(start: bytes, count: Int(got))) }
+        if got > 0, !done { look(at: UnsafeMutableBufferPointer(start: bytes, count: Int(got))) }
         if got == 0 { return aubade_AVERROR_EOF }
         if got < 0, !done { finish(found: false) }
         return got
@@ -53,13 +56,21 @@ final class SegmentTap {
     }
 
     /// Keeps bytes until the tag is whole (its size is in its 10-byte header).
-    private func look(at bytes: UnsafeBufferPointer<UInt8>) {
+    private func look(at bytes: UnsafeMutableBufferPointer<UInt8>) {
+        let before = prefix.count
         prefix += bytes.prefix(NetworkPolicy.leadingTagLimit + 10 - prefix.count)
         if prefix.count >= 3, !prefix.starts(with: [0x49, 0x44, 0x33]) { return finish(found: false) }
         guard prefix.count >= 10 else { return }
         let sizeBytes = prefix[6..<10]
         guard sizeBytes.allSatisfy({ $0 < 0x80 }) else { return finish(found: false) }
         let size = sizeBytes.reduce(0) { $0 << 7 | Int($1) } + 10 + (prefix[5] & 0x10 != 0 ? 10 : 0)
+        if size > Self.largestTagFFmpegSkips, before == 0 {
+            // FFmpeg 5.1's HLS demuxer refuses such a tag ("Too large HLS ID3 tag") and then
+            // delivers no more audio from any segment: the tag's name is blotted out, so the
+            // segment is read as one without a tag (the ADTS demuxer finds its first frame).
+            bytes.baseAddress!.update(repeating: 0, count: 3)
+            return finish(found: false)
+        }
         guard size <= NetworkPolicy.leadingTagLimit else { return finish(found: false) }
         if prefix.count >= size {
             prefix.removeLast(prefix.count - size)

@@ -50,3 +50,23 @@ import Testing
         #expect(abs(error) < 0.05)
     }
 }
+
+/// A malformed leading tag in one segment (a size of 256 MiB, a frame longer than its tag, a
+/// 200 KiB frame, a tag cut short, size bytes that are not syncsafe) changes nothing: no title
+/// from it, the audio goes on, the next good tag's title comes. (FFmpeg 5.1 alone delivers no
+/// more audio after the 256 MiB one: `SegmentTap` hides such a tag from it.)
+@Suite struct HelperPackedBadTagTests {
+    @Test(arguments: ["huge-size", "frame-past-end", "huge-frame", "truncated", "not-syncsafe"])
+    func aMalformedTagChangesNothing(_ kind: String) throws {
+        let folder = try Fixtures.makeDirectory()
+        let station = try HLSTestStation(directory: folder + "/live")
+        defer { station.stop() }
+        try station.setPackedTitles([(0, "Packed Artist", "First Tone"), (12, "Packed Artist", "After The Bad Tag")])
+        try station.setPackedBadTags(from: 6, kinds: [kind])
+        try station.startEncoder(segmentType: "packed")
+        #expect(station.waitForSegments(3))
+        let run = try HelperHLSTitles.play(station.url("live.m3u8"), until: "After The Bad Tag", seconds: 12)
+        print("HLS packed audio, a \(kind) tag: titles \(run.titles.map(\.title)), \(run.pcm.count / 2 / run.format.sampleRate) s of PCM")
+        #expect(run.titles.map(\.title) == ["First Tone", "After The Bad Tag"])
+    }
+}

@@ -35,6 +35,42 @@ final class HLSTitleTests: StreamTestCase {
         try measure(station: station, playlist: "live.m3u8", label: "HLS timed ID3")
     }
 
+    func testAPackedAudioSegmentsTitleIsPublishedWhenItsFirstSampleIsHeard() throws {
+        let station = try HLSTestStation(directory: try makeDirectory("hls-packed").path + "/live")
+        self.station = station
+        try station.setPackedTitles([(0, "HLS Artist", "First Tone"), (change, "HLS Artist", "Second Tone")])
+        let recorder = try TimedRecording()
+        recording = recorder
+        XCTAssertTrue(recorder.waitForSeconds(0.2, timeout: 10))
+        try station.startEncoder(segmentType: "packed", changeTo: (change, 660))
+        XCTAssertTrue(station.waitForSegments(3), "ffmpeg wrote no live playlist")
+        try measure(station: station, playlist: "live.m3u8", label: "HLS packed audio")
+    }
+
+    /// Malformed leading tags (a size of 256 MiB, a frame longer than its tag, a 200 KiB frame, a
+    /// tag cut short, size bytes that are not syncsafe), one segment each: the title stays, the
+    /// music goes on, the next good tag's title comes.
+    func testMalformedSegmentTagsChangeNothingAndTheStationPlaysOn() throws {
+        let station = try HLSTestStation(directory: try makeDirectory("hls-bad").path + "/live")
+        self.station = station
+        let kinds = ["huge-size", "frame-past-end", "huge-frame", "truncated", "not-syncsafe"]
+        let bad = 8.0
+        try station.setPackedTitles([(0, "HLS Artist", "First Tone"), (bad + Double(kinds.count) + 2, "HLS Artist", "After The Bad Tags")])
+        try station.setPackedBadTags(from: bad, kinds: kinds)
+        try station.startEncoder(segmentType: "packed")
+        XCTAssertTrue(station.waitForSegments(3), "ffmpeg wrote no live playlist")
+        let daemon = try serve([station.url("live.m3u8")])
+        let signals = try monitor(daemon)
+        try waitForTitle("First Tone", timeout: 20)
+        try waitForTitle("After The Bad Tags", timeout: bad + Double(kinds.count) + 20)
+        try waitForMusic(daemon, "music after the malformed tags")
+        let titles = signals.messages.compactMap { $0.changedProperties["Metadata"]?.dictionary?["xesam:title"] }
+        print("HLS titles around malformed tags: \(titles)")
+        XCTAssertFalse(titles.contains { [.string("Bad Title"), .string("Cut Title")].contains($0) }, "\(titles)")
+        XCTAssertNil(daemon.stderrLines.first { $0.contains("reconnecting") }, daemon.stderrLines.joined(separator: "\n"))
+        XCTAssertTrue(daemon.isRunning)
+    }
+
     private func measure(station: HLSTestStation, playlist: String, label: String) throws {
         let daemon = try serve([station.url(playlist)])
         let signals = try monitor(daemon)
