@@ -28,6 +28,25 @@ import Testing
     }
 }
 
+/// Malformed timed ID3 packets in MPEG-TS segments (a size of 256 MiB, a frame longer than its
+/// tag, a tag cut short, size bytes that are not syncsafe) change nothing: no title from them,
+/// the audio goes on, the next good tag's title comes.
+@Suite struct HelperTimedID3BadTagTests {
+    @Test func malformedTimedID3ChangesNothing() throws {
+        let folder = try Fixtures.makeDirectory()
+        let kinds = ["huge-size", "frame-past-end", "truncated", "not-syncsafe"]
+        try TimedID3Stream.write(to: folder + "/id3.ts", titles: [(0, "HLS Artist", "First Tone"), (10, "HLS Artist", "After The Bad Tags")],
+                                 bad: kinds.enumerated().map { (6 + Double($0.offset) * 0.5, $0.element) })
+        let station = try HLSTestStation(directory: folder + "/live")
+        defer { station.stop() }
+        try station.startEncoder(timedID3: folder + "/id3.ts")
+        #expect(station.waitForSegments(3))
+        let run = try HelperHLSTitles.play(station.url("live.m3u8"), until: "After The Bad Tags", seconds: 16)
+        print("HLS timed ID3 with malformed tags: titles \(run.titles.map(\.title))")
+        #expect(run.titles.map(\.title) == ["First Tone", "After The Bad Tags"])
+    }
+}
+
 /// Packed audio (ADTS segments, each behind an ID3 tag with its timestamp and title): the title
 /// of each segment, read by the helper itself (FFmpeg 5.1 reports the first segment's only).
 @Suite struct HelperPackedTitleTests {

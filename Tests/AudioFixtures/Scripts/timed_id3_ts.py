@@ -5,9 +5,12 @@ the moment the tag starts. ffmpeg then muxes it beside the audio into the HLS se
 (`-map 1:d -c:d copy`), as a station's packager would.
 
     timed_id3_ts.py OUT.ts --every SECONDS --until SECONDS [--title SECONDS ARTIST TITLE]...
+                    [--bad SECONDS KIND]...
 
 A tag goes out every SECONDS (stations repeat the current title) and at every title change;
-each holds TIT2 (title) and TPE1 (artist); its PES timestamp says when it starts.
+each holds TIT2 (title) and TPE1 (artist); its PES timestamp says when it starts. `--bad`: at
+SECONDS a malformed tag of KIND (packed_id3.py's kinds but huge-frame, which a PES cannot hold)
+goes out instead.
 
 FFmpeg's demuxer (5.1) skips a 5-byte metadata access unit header at the start of every
 type-0x15 PES payload, so each payload here starts with one: ffmpeg reading this file gets the
@@ -15,6 +18,8 @@ tag whole and writes it as a station does (the bare tag after the PES header).
 """
 import argparse
 import struct
+
+import packed_id3
 
 TS_PACKET = 188
 PMT_PID = 0x1000
@@ -102,11 +107,13 @@ def main():
     parser.add_argument("--every", type=float, default=1.0)
     parser.add_argument("--until", type=float, default=120.0)
     parser.add_argument("--title", nargs=3, action="append", metavar=("SECONDS", "ARTIST", "TITLE"), default=[])
+    parser.add_argument("--bad", nargs=2, action="append", metavar=("SECONDS", "KIND"), default=[])
     arguments = parser.parse_args()
     titles = sorted((float(at), artist, title) for at, artist, title in arguments.title)
     if not titles or titles[0][0] > 0:
         raise SystemExit("the first --title must start at 0")
-    moments = set(at for at, _, _ in titles)
+    bad = {round(float(at), 6): kind for at, kind in arguments.bad}
+    moments = set(at for at, _, _ in titles) | set(bad)
     step = 0
     while step * arguments.every <= arguments.until:
         moments.add(round(step * arguments.every, 6))
@@ -117,7 +124,10 @@ def main():
             current = [entry for entry in titles if entry[0] <= at][-1]
             pts = FIRST_PTS + round(at * 90000)
             writer.tables()
-            writer.pes(pts, id3_tag(current[1], current[2]))
+            if round(at, 6) in bad:
+                writer.pes(pts, packed_id3.malformed(bad[round(at, 6)], pts.to_bytes(8, "big")))
+            else:
+                writer.pes(pts, id3_tag(current[1], current[2]))
 
 
 if __name__ == "__main__":
