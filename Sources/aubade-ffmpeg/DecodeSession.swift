@@ -36,13 +36,6 @@ final class DecodeSession {
     private(set) var producedBytes: Int64 = 0
     private var failuresInARow = 0
 
-    /// Whether an HLS station's timed ID3 stream is read for titles. Off: an HLS stream carrying
-    /// one (MPEG-TS, made by ffmpeg with a timed_id3 data stream) stalled FFmpeg 5.1's HLS
-    /// demuxer in the helper before its first audio packet, kept or discarded, where the ffmpeg
-    /// CLI plays it; not understood yet. `TitleTracker.timedMetadata` places such titles at
-    /// their sample once it can be turned on.
-    static let readsTimedMetadata = true
-
     /// Damaged packets skipped in a row before the input counts as broken.
     static let failureLimit = 64
     /// A seek starts decoding this many frames early: AAC needs its previous frame to decode one.
@@ -61,8 +54,8 @@ final class DecodeSession {
         }
         let index = stream.index
         audio = stream
-        // Timed ID3 beside the audio: an HLS station's titles (`readsTimedMetadata`).
-        let timedMetadata = Self.readsTimedMetadata ? input.streams.filter { $0.codecName == "timed_id3" }.map(\.index) : []
+        // Timed ID3 beside the audio: an HLS station's titles (`TitleTracker.timedMetadata`).
+        let timedMetadata = input.streams.filter { $0.codecName == "timed_id3" }.map(\.index)
         input.discardAll(except: Set([index] + timedMetadata))
         do {
             decoder = try AudioStreamDecoder(input: input, stream: index)
