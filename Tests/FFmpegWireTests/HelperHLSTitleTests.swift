@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// An HLS station's titles in timed ID3, straight from the helper: MPEG-TS segments carrying a
-/// `timed_id3` stream open at once (they once stalled FFmpeg's HLS demuxer) and each title is
+/// `timed_id3` stream open at once (they were reported to stall FFmpeg's HLS demuxer) and each title is
 /// placed at the PCM sample where its tone starts (`HelperHLSTitles` finds the tone change).
 @Suite struct HelperHLSTitleTests {
     @Test func aStationWithTimedID3OpensAtOnceAndPlacesItsTitleAtItsSample() throws {

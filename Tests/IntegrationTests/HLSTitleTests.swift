@@ -74,6 +74,7 @@ final class HLSTitleTests: StreamTestCase {
     private func measure(station: HLSTestStation, playlist: String, label: String) throws {
         let daemon = try serve([station.url(playlist)])
         let signals = try monitor(daemon)
+        try waitForMusic(daemon, "\(label): the station at the headphones", timeout: 20)
         try waitForTitle("First Tone", timeout: 20)
         XCTAssertEqual(try metadata()["xesam:artist"], .array([.string("HLS Artist")]))
         try waitForTitle("Second Tone", timeout: change + 10)
