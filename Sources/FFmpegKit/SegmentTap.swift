@@ -40,7 +40,8 @@ final class SegmentTap {
 
     private func read(_ bytes: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int32 {
         guard let inner else { return aubade_AVERROR_EOF }
-        let got = avio_read(inner, bytes, Int32(count))
+        // What the fetch has now (at least a byte), as FFmpeg would read it without the tap.
+        let got = avio_read_partial(inner, bytes, Int32(count))
         if got > 0, !done { look(at: UnsafeMutableBufferPointer(start: bytes, count: Int(got))) }
         if got == 0 { return aubade_AVERROR_EOF }
         if got < 0, !done { finish(found: false) }
