@@ -33,6 +33,13 @@ static inline void aubade_set_io_open(AVFormatContext *context, aubade_io_open o
     context->io_open = open;
 }
 
+/// AVFormatContext.io_close2's type (FFmpeg 5.0+): closes what io_open opened.
+typedef int (*aubade_io_close2)(struct AVFormatContext *s, AVIOContext *pb);
+
+static inline void aubade_set_io_close2(AVFormatContext *context, aubade_io_close2 close) {
+    context->io_close2 = close;
+}
+
 // The helper's process set-up (prctl and syscall are variadic, which Swift cannot call).
 #include <sys/prctl.h>
 #include <sys/syscall.h>

@@ -51,13 +51,32 @@ public final class MediaInput {
         context.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(box).toOpaque()
         aubade_set_io_open(context) { context, pb, url, flags, options in
             guard let context, let pb, let url, let opaque = context.pointee.opaque else { return aubade_AVERROR_EXIT }
-            let policy = Unmanaged<NetworkBox>.fromOpaque(opaque).takeUnretainedValue().policy
+            let box = Unmanaged<NetworkBox>.fromOpaque(opaque).takeUnretainedValue()
+            let policy = box.policy
             guard let extra = policy.options(for: String(cString: url)) else { return aubade_AVERROR_EXIT }
             var local: OpaquePointer?
             defer { av_dict_free(&local) }
             let dictionary = options ?? withUnsafeMutablePointer(to: &local) { $0 }
             for (key, value) in extra { av_dict_set(dictionary, key, value, 0) }
-            return avio_open2(pb, url, flags, &context.pointee.interrupt_callback, dictionary)
+            let result = avio_open2(pb, url, flags, &context.pointee.interrupt_callback, dictionary)
+            let text = String(cString: url)
+            // Never the URL itself (the first open): avformat_close_input closes that one
+            // without asking io_close2, which a tap needs.
+            defer { box.opens += 1 }
+            guard result >= 0, box.opens > 0, let opened = pb.pointee, policy.wantsLeadingTag(of: text) else { return result }
+            // The segment's first bytes go past the policy (`SegmentTap`); the tap replaces it.
+            guard let tap = SegmentTap(inner: opened, url: text, policy: policy) else { return result }
+            box.taps[UnsafeMutableRawPointer(tap.context)] = tap
+            pb.pointee = tap.context
+            return result
+        }
+        aubade_set_io_close2(context) { context, pb in
+            guard let pb else { return 0 }
+            if let opaque = context?.pointee.opaque,
+               let tap = Unmanaged<NetworkBox>.fromOpaque(opaque).takeUnretainedValue().taps.removeValue(forKey: UnsafeMutableRawPointer(pb)) {
+                return tap.close()
+            }
+            return avio_close(pb)
         }
         var dictionary = MetadataDictionary.make(options)
         defer { av_dict_free(&dictionary) }
@@ -70,6 +89,11 @@ public final class MediaInput {
 
     deinit {
         avformat_close_input(&context)
+        // Taps FFmpeg did not close (it closes every segment it opened; this is a guard).
+        if let network {
+            for tap in network.taps.values { _ = tap.close() }
+            network.taps = [:]
+        }
         _ = io
     }
 
@@ -162,6 +186,9 @@ public final class MediaInput {
 
     final class NetworkBox {
         let policy: NetworkPolicy
+        /// The taps FFmpeg holds open, by their context (closed through `io_close2`).
+        var taps: [UnsafeMutableRawPointer: SegmentTap] = [:]
+        var opens = 0
         init(_ policy: NetworkPolicy) { self.policy = policy }
     }
 }

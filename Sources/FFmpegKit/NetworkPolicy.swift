@@ -14,4 +14,15 @@ open class NetworkPolicy {
 
     /// True stops whatever FFmpeg is waiting for (it then fails with "interrupted").
     open func shouldInterrupt() -> Bool { false }
+
+    /// Whether the ID3 tag in front of `url`'s bytes is wanted (`leadingTag`): an HLS packed-audio
+    /// segment's, whose tags FFmpeg 5.1 reports for the first segment only.
+    open func wantsLeadingTag(of url: String) -> Bool { false }
+
+    /// The ID3 tag (header included, at most `leadingTagLimit` bytes) in front of `url`'s bytes,
+    /// called as the demuxer reads past it.
+    open func leadingTag(_ tag: [UInt8], url: String) {}
+
+    /// A larger leading tag is not kept (nor looked at).
+    public static let leadingTagLimit = 64 * 1024
 }

@@ -36,19 +36,13 @@ final class DecodeSession {
     private(set) var producedBytes: Int64 = 0
     private var failuresInARow = 0
 
-    /// Whether an HLS station's timed ID3 stream is read for titles. Off: an HLS stream carrying
-    /// one (MPEG-TS, made by ffmpeg with a timed_id3 data stream) stalled FFmpeg 5.1's HLS
-    /// demuxer in the helper before its first audio packet, kept or discarded, where the ffmpeg
-    /// CLI plays it; not understood yet. `TitleTracker.timedMetadata` places such titles at
-    /// their sample once it can be turned on.
-    static let readsTimedMetadata = false
-
     /// Damaged packets skipped in a row before the input counts as broken.
     static let failureLimit = 64
     /// A seek starts decoding this many frames early: AAC needs its previous frame to decode one.
     static let preroll: Int64 = 4096
 
-    init(input: MediaInput, live: Bool) throws(HelperFailure) {
+    /// `segmentTags`: an HLS station's packed-audio segments' leading tags (`HLSPolicy`).
+    init(input: MediaInput, live: Bool, segmentTags: (() -> [SegmentTag])? = nil) throws(HelperFailure) {
         self.input = input
         self.live = live
         // FFmpeg's choice needs a known rate and channel count, which ADTS and a station's
@@ -60,8 +54,8 @@ final class DecodeSession {
         }
         let index = stream.index
         audio = stream
-        // Timed ID3 beside the audio: an HLS station's titles (`readsTimedMetadata`).
-        let timedMetadata = Self.readsTimedMetadata ? input.streams.filter { $0.codecName == "timed_id3" }.map(\.index) : []
+        // Timed ID3 beside the audio: an HLS station's titles (`TitleTracker.timedMetadata`).
+        let timedMetadata = input.streams.filter { $0.codecName == "timed_id3" }.map(\.index)
         input.discardAll(except: Set([index] + timedMetadata))
         do {
             decoder = try AudioStreamDecoder(input: input, stream: index)
@@ -71,6 +65,7 @@ final class DecodeSession {
             throw HelperFailure("cannot decode \(stream.codecName) (\(error))")
         }
         titles = TitleTracker(audio: stream, timedMetadata: Set(timedMetadata))
+        titles.segmentTags = segmentTags
         // A station's first title is in its header (an Ogg stream's comments): it starts at once.
         if live { titles.chainedStreamTags(input.metadata + stream.metadata, fromPacket: false) }
         // The first frame tells the PCM's format (HE-AAC decodes to twice the container's rate).
@@ -208,6 +203,7 @@ final class DecodeSession {
             titles.timedMetadata(packet, timeBase: timeBase)
             return false
         }
+        titles.collectSegmentTags()
         // Vorbis flags a chained stream's new comments on its first packet; Opus only on the
         // stream (and earlier than its audio would place them for Vorbis): each its way.
         let flagged = input.takeMetadataUpdate(stream: audio)

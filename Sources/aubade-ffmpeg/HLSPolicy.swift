@@ -59,4 +59,35 @@ final class HLSPolicy: NetworkPolicy {
     }
 
     override func shouldInterrupt() -> Bool { interrupted }
+
+    // MARK: Packed audio's titles
+
+    /// Every fetch but a playlist's: a packed-audio segment starts with an ID3 tag (its
+    /// timestamp and, from stations that send titles, the title), which FFmpeg 5.1 reports for
+    /// the first segment only. (A segment of another kind shows its first bytes and is let be.)
+    override func wantsLeadingTag(of url: String) -> Bool {
+        let path = url.split(separator: "?", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return !path.hasSuffix(".m3u8") && !path.hasSuffix(".m3u")
+    }
+
+    override func leadingTag(_ tag: [UInt8], url: String) {
+        let tags = TimedID3.tags(in: tag)
+        guard !tags.isEmpty else { return }
+        segmentTags.append(SegmentTag(seconds: TimedID3.transportStreamSeconds(in: tags), tags: tags))
+        if segmentTags.count > TitleTracker.pendingLimit { segmentTags.removeFirst(segmentTags.count - TitleTracker.pendingLimit) }
+    }
+
+    /// The segments' leading tags since the last call, oldest first.
+    func takeSegmentTags() -> [SegmentTag] {
+        defer { segmentTags = [] }
+        return segmentTags
+    }
+    private var segmentTags: [SegmentTag] = []
+}
+
+/// A packed-audio segment's leading ID3 tag: its tags, and where the segment starts on the
+/// stream's clock (its `transportStreamTimestamp`), when it says.
+struct SegmentTag {
+    var seconds: Double?
+    var tags: MetadataPairs
 }

@@ -74,7 +74,7 @@ final class HelperServer {
                     throw HelperFailure("cannot open the stream (\(error.message))", isNetwork: !error.isInvalidData)
                 }
                 do throws(HelperFailure) {
-                    let session = try DecodeSession(input: input, live: true)
+                    let session = try DecodeSession(input: input, live: true) { [weak policy] in policy?.takeSegmentTags() ?? [] }
                     session.isLiveURL = !input.hasEnd
                     return session
                 } catch {

@@ -39,8 +39,8 @@ final class TitleTracker {
     /// A timed ID3 packet of an HLS stream: its title starts at the audio sample of its
     /// timestamp, which the demuxer may hand over before that audio (`audioFrame` places it).
     func timedMetadata(_ packet: Packet, timeBase: (numerator: Int32, denominator: Int32)) {
-        guard timedMetadataStreams.contains(packet.streamIndex) else { return }
-        let tags = TimedID3.tags(in: packet.bytes(limit: 256 * 1024))
+        guard timedMetadataStreams.contains(packet.streamIndex), packet.size <= TimedID3.sizeLimit else { return }
+        let tags = TimedID3.tags(in: packet.bytes(limit: TimedID3.sizeLimit))
         guard !tags.isEmpty else { return }
         let seconds = packet.presentationTime.map { Double($0) * Double(timeBase.numerator) / Double(max(timeBase.denominator, 1)) }
         guard let seconds else { return add(tags, at: producedBytes) }
@@ -48,6 +48,23 @@ final class TitleTracker {
         if timed.count > Self.pendingLimit { timed.removeFirst(timed.count - Self.pendingLimit) }
     }
     private var timed: [(seconds: Double, tags: MetadataPairs)] = []
+
+    /// Where packed-audio segments' leading tags come from (`HLSPolicy`), asked as packets come.
+    var segmentTags: (() -> [SegmentTag])?
+
+    /// The leading tags of the segments opened since the last call: each title starts at its
+    /// segment's timestamp (placed by `audioFrame`), or where decoding is when it has none.
+    func collectSegmentTags() {
+        guard let found = segmentTags?(), !found.isEmpty else { return }
+        for item in found {
+            guard let seconds = item.seconds else {
+                add(item.tags, at: producedBytes)
+                continue
+            }
+            timed.append((seconds, item.tags))
+        }
+        if timed.count > Self.pendingLimit { timed.removeFirst(timed.count - Self.pendingLimit) }
+    }
 
     /// A decoded audio frame starting at `seconds` of the stream's timeline, about to be
     /// appended at byte `startByte` of the PCM: the timed titles it reaches are placed in it.

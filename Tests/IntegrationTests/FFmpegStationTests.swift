@@ -66,8 +66,8 @@ final class FFmpegStationTests: StreamTestCase {
         recording = nil
         guard let sounding = audio.soundingRange() else { return XCTFail("the recording is silent") }
         let rate = ToneAnalysis.rate
-        let changes = StreamTitleTimingTests.toneChanges(in: audio, sounding.lowerBound..<sounding.upperBound,
-                                                         fromHalfPeriod: rate / 880, toHalfPeriod: rate / 1320)
+        let changes = audio.toneChanges(in: sounding.lowerBound..<sounding.upperBound,
+                                        fromHalfPeriod: rate / 880, toHalfPeriod: rate / 1320)
         guard let change = changes.first, let arrived = recorder.arrival(ofFrame: Int(change)) else {
             return XCTFail("no change from 440 Hz to 660 Hz heard (\(changes))")
         }

@@ -22,8 +22,8 @@ final class SnapcastTimingTests: SnapcastTestCase {
         let audio = try XCTUnwrap(try record(recording, for: 2.5)[.kitchen])
         guard let sounding = audio.soundingRange() else { return XCTFail("the kitchen heard nothing") }
         let rate = ToneAnalysis.rate
-        let changes = StreamTitleTimingTests.toneChanges(in: audio, sounding.lowerBound..<sounding.upperBound,
-                                                         fromHalfPeriod: rate / 880, toHalfPeriod: rate / 1320)
+        let changes = audio.toneChanges(in: sounding.lowerBound..<sounding.upperBound,
+                                        fromHalfPeriod: rate / 880, toHalfPeriod: rate / 1320)
         guard changes.count == 1, let change = changes.first else {
             return XCTFail("expected one change from 440 Hz to 660 Hz in the kitchen, found \(changes.count)")
         }

@@ -59,9 +59,9 @@ final class StreamTitleTimingTests: StreamTestCase {
         recording = nil
         guard let sounding = audio.soundingRange() else { return XCTFail("the recording is silent") }
         let rate = ToneAnalysis.rate
-        let changes = Self.toneChanges(in: audio, sounding.lowerBound..<sounding.upperBound,
-                                       fromHalfPeriod: rate / (2 * StreamFixtures.toneAHertz),
-                                       toHalfPeriod: rate / (2 * StreamFixtures.toneBHertz))
+        let changes = audio.toneChanges(in: sounding.lowerBound..<sounding.upperBound,
+                                        fromHalfPeriod: rate / (2 * StreamFixtures.toneAHertz),
+                                        toHalfPeriod: rate / (2 * StreamFixtures.toneBHertz))
         print(String(format: "the recording: %.2f s, sound from %.2f s; 440 → 660 Hz at %@ s", Double(audio.samples.count) / rate,
                      Double(sounding.lowerBound) / rate, changes.map { String(format: "%.3f", $0 / rate) }.joined(separator: ", ")))
         guard changes.count == 1, let change = changes.first else {
@@ -88,31 +88,5 @@ final class StreamTitleTimingTests: StreamTestCase {
         } else {
             XCTFail("no TrackMetadataChanged with Tone B")
         }
-    }
-
-    /// Where a steady tone of half-period `from` turns into one of half-period `to` (in samples):
-    /// the first of `run` zero-crossing spacings in a row within `tolerance` of `to`, the
-    /// `run` spacings ending `transition` crossings before it within `tolerance` of `from` (the
-    /// encoder blurs the boundary for a few milliseconds). Strict, so that a dropout or a stretch
-    /// of noise is not taken for the change; every change in `range`, in order.
-    static func toneChanges(in audio: ToneAnalysis, _ range: Range<Int>, fromHalfPeriod from: Double,
-                            toHalfPeriod to: Double, run: Int = 40, transition: Int = 30,
-                            tolerance: Double = 2) -> [Double] {
-        let crossings = audio.zeroCrossings(in: range)
-        let spacings = zip(crossings, crossings.dropFirst()).map { $1 - $0 }
-        var changes: [Double] = []
-        var index = run + transition
-        while index + run <= spacings.count {
-            let after = spacings[index..<(index + run)]
-            let before = spacings[(index - transition - run)..<(index - transition)]
-            if abs(spacings[index - 1] - to) >= tolerance, after.allSatisfy({ abs($0 - to) < tolerance }),
-               before.allSatisfy({ abs($0 - from) < tolerance }) {
-                changes.append(crossings[index])
-                index += run
-            } else {
-                index += 1
-            }
-        }
-        return changes
     }
 }

@@ -60,8 +60,12 @@ public final class HLSTestStation: @unchecked Sendable {
     /// `ffmpeg -re` encoding a `frequency` Hz tone at `rate` to AAC in `segmentType` ("mpegts",
     /// "fmp4", or "packed": ADTS segments) segments of `segmentSeconds`; `append`: after an earlier encoder, the playlist
     /// goes on with a discontinuity.
+    /// `timedID3`: a TS file of timed ID3 packets (`TimedID3Stream`) muxed beside the audio as
+    /// its `timed_id3` data stream (MPEG-TS segments only). `changeTo`: the tone goes to this
+    /// frequency at this second of the stream (where a title may change).
     public func startEncoder(frequency: Int = 440, rate: Int = 44_100, segmentSeconds: Int = 1,
-                             segmentType: String = "mpegts", append: Bool = false) throws {
+                             segmentType: String = "mpegts", append: Bool = false,
+                             timedID3: String? = nil, changeTo: (seconds: Double, frequency: Int)? = nil) throws {
         // Killed, not stopped: a stopped ffmpeg ends its playlist (#EXT-X-ENDLIST), as a
         // station going off the air for good would; a restarted encoder goes on after a
         // discontinuity.
@@ -70,9 +74,12 @@ public final class HLSTestStation: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: try Self.which("ffmpeg"))
         var flags = "delete_segments"
         if append { flags += "+append_list+discont_start" }
-        let input = ["-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
-                     "-i", "sine=frequency=\(frequency):sample_rate=\(rate)", "-af", "volume=0.5", "-ac", "2",
-                     "-c:a", "aac", "-b:a", "64k"]
+        let source = changeTo.map {
+            "aevalsrc=sin(2*PI*if(lt(t\\,\($0.seconds))\\,\(frequency)\\,\($0.frequency))*t):sample_rate=\(rate)"
+        } ?? "sine=frequency=\(frequency):sample_rate=\(rate)"
+        var input = ["-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", source]
+        if let timedID3 { input += ["-i", timedID3, "-map", "0:a", "-map", "1:d", "-c:d", "copy"] }
+        input += ["-af", "volume=0.5", "-ac", "2", "-c:a", "aac", "-b:a", "64k"]
         if segmentType == "packed" {
             // Packed audio: ADTS segments, written by the segment muxer with a live m3u8 list.
             process.arguments = input + ["-f", "segment", "-segment_time", "\(segmentSeconds)", "-segment_format", "adts",
@@ -89,6 +96,20 @@ public final class HLSTestStation: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         lock.withLock { encoder = process }
+    }
+
+    /// Packed audio: every segment served gets an ID3 tag with its timestamp and the title
+    /// current at its start (`packed_id3.py`); `titles`: (second, artist, title), the first at 0.
+    public func setPackedTitles(_ titles: [(seconds: Double, artist: String, title: String)]) throws {
+        try titles.map { "\($0.seconds)\t\($0.artist)\t\($0.title)\n" }.joined()
+            .write(toFile: directory + "/packed-titles.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// Packed audio: from `seconds` of the stream on, one segment each gets a malformed tag of
+    /// each kind in turn (huge-size, frame-past-end, huge-frame, truncated, not-syncsafe).
+    public func setPackedBadTags(from seconds: Double, kinds: [String]) throws {
+        try kinds.enumerated().map { "\(seconds + Double($0.offset) * 0.001)\t\($0.element)\n" }.joined()
+            .write(toFile: directory + "/packed-bad.txt", atomically: true, encoding: .utf8)
     }
 
     /// Waits until the live playlist lists `segments` segments.

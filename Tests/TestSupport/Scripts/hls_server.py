@@ -10,7 +10,8 @@ Routes:
   /control/freeze    from now on live.m3u8 is served as it is now (the station stalls)
   /control/thaw      live.m3u8 grows again
   /control/drop-next the next segment that appears in live.m3u8 answers 404 (a missing segment)
-  /<file>            the file from ROOT (.m3u8, .ts, .aac, .m4s, .mp4 with their types)
+  /<file>            the file from ROOT (.m3u8, .ts, .aac, .m4s, .mp4 with their types); an .aac
+                     segment with the ID3 tag packed_id3.py makes when ROOT/packed-titles.txt exists
 """
 import http.server
 import os
@@ -18,6 +19,8 @@ import re
 import ssl
 import sys
 import threading
+
+import packed_id3
 
 ROOT = sys.argv[1]
 LOCK = threading.Lock()
@@ -101,6 +104,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.answer(404, b"not found\n")
             with open(os.path.join(ROOT, name), "rb") as handle:
                 body = handle.read()
+            # A packed-audio segment gets its ID3 tag (timestamp, title) when titles are set.
+            if name.endswith(".aac"):
+                body = packed_id3.tag(ROOT, name) + body
             return self.answer(200, body, TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
         except FileNotFoundError:
             return self.answer(404, b"not found\n")
