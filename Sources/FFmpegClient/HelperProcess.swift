@@ -54,7 +54,8 @@ public final class HelperProcess {
         var child: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { for argument in argv { free(argument) } }
-        let result = posix_spawn(&child, path, &actions, &attributes, argv, environ)
+        // From the spawn thread: the helper's death signal follows the thread that made it.
+        let result = SpawnThread.shared.run { posix_spawn(&child, path, &actions, &attributes, argv, environ) }
         if childEnd != theirs.descriptor { close(childEnd) }
         theirs.close()
         guard result == 0 else { throw .cannotStart("posix_spawn \(path): \(String(cString: strerror(result)))") }

@@ -40,8 +40,11 @@ final class SegmentTap {
 
     private func read(_ bytes: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int32 {
         guard let inner else { return aubade_AVERROR_EOF }
-        // What the fetch has now (at least a byte), as FFmpeg would read it without the tap.
-        let got = avio_read_partial(inner, bytes, Int32(count))
+        // What the fetch has now (at least a byte), as FFmpeg would read it without the tap;
+        // but the first read waits for the tag's whole 10-byte header: whether its name is
+        // blotted out (see `look`) must be decided before any of it goes on to FFmpeg.
+        let header = prefix.isEmpty && !done && count >= 10
+        let got = header ? avio_read(inner, bytes, 10) : avio_read_partial(inner, bytes, Int32(count))
         if got > 0, !done { look(at: UnsafeMutableBufferPointer(start: bytes, count: Int(got))) }
         if got == 0 { return aubade_AVERROR_EOF }
         if got < 0, !done { finish(found: false) }
