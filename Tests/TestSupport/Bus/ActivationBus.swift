@@ -34,14 +34,16 @@ final class ActivationBus {
             """.write(to: config, atomically: true, encoding: .utf8)
         // The bus sets DBUS_SESSION_BUS_ADDRESS for what it activates; set here too, so nothing
         // it starts can reach the test's main bus by inheritance.
-        process = try Subprocess("dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--nosyslog"],
+        // --print-address: printed once the bus listens. The socket file appears earlier (bind
+        // comes before listen), and a client connecting in between is refused (seen in a run).
+        process = try Subprocess("dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--nosyslog", "--print-address=1"],
                                  environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { _, new in new })
         let deadline = Date(timeIntervalSinceNow: 10)
-        while !FileManager.default.fileExists(atPath: socket) {
+        while !process.stdout.text.contains("unix:") {
             if let status = process.status {
                 throw DaemonError("dbus-daemon exited with status \(status): \(process.stderr.text)")
             }
-            guard Date() < deadline else { throw DaemonError("dbus-daemon did not create \(socket) in 10 s") }
+            guard Date() < deadline else { throw DaemonError("dbus-daemon did not listen on \(socket) in 10 s") }
             Thread.sleep(forTimeInterval: 0.02)
         }
     }
