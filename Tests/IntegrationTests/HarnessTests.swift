@@ -110,6 +110,18 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertEqual(change?.arguments.first?.signature, "s")
     }
 
+    /// A client let go of while its queue hands it a signal is then freed on that queue: it
+    /// must close its connection there, not wait on its own queue (libdispatch traps: CI saw
+    /// this test process end with SIGILL). Many rounds, since the hand-over is a race.
+    func testAClientFreedWhileASignalArrivesClosesWithoutATrap() throws {
+        for _ in 0..<300 {
+            var monitor: SignalMonitor? = try SignalMonitor(sender: "org.freedesktop.DBus")
+            _ = try BusClient(label: "aubade.tests.newcomer")  // its coming and going: two signals
+            _ = monitor?.mark
+            monitor = nil
+        }
+    }
+
     /// The tests' one bus client: a call answered, and a signal woken on as it arrives.
     func testTheBusClientCallsAndReceivesSignals() throws {
         let client = try BusClient(destination: "org.freedesktop.DBus", label: "aubade.tests.harness")

@@ -57,11 +57,25 @@ final class BusClient: @unchecked Sendable {
             do throws(DBusError) { return .success(try Connection(bus: bus, queue: queue)) } catch { return .failure(error) }
         }
         connection = try result.get()
+        queue.setSpecific(key: Self.ownQueue, value: queueToken)
     }
+
+    /// Marks this client's queue, so `deinit` knows when it runs on it.
+    private static let ownQueue = DispatchSpecificKey<ObjectIdentifier>()
+    private let token = QueueToken()
+    private var queueToken: ObjectIdentifier { ObjectIdentifier(token) }
+    private final class QueueToken: Sendable {}
 
     deinit {
         let connection = self.connection
-        queue.sync { connection.close() }
+        // The last reference can be the one a signal handler holds on this very queue (the
+        // test let go of the client meanwhile): a `sync` there waits for itself, and
+        // libdispatch traps (SIGILL).
+        if DispatchQueue.getSpecific(key: Self.ownQueue) == queueToken {
+            connection.close()
+        } else {
+            queue.sync { connection.close() }
+        }
     }
 
     /// Calls and waits up to `timeoutMilliseconds`; never throws for what the callee answers.
