@@ -130,6 +130,8 @@ final class HLSStationTests: StreamTestCase {
 
         let untrusted = try serve([url, fixtures.alpha.path])
         try waitForTitle("Alpha", timeout: 30)
+        // The log line and the title travel apart (a pipe and the bus): the title can come first.
+        _ = eventually { untrusted.stderrLines.contains { $0.contains("master.m3u8") && $0.contains("skipped") } }
         let line = untrusted.stderrLines.first { $0.contains("master.m3u8") && $0.contains("skipped") }
         print("HLS over HTTPS without the CA: \(line ?? "(no line)")")
         XCTAssertNotNil(line, untrusted.stderrLines.joined(separator: "\n"))
@@ -142,6 +144,7 @@ final class HLSStationTests: StreamTestCase {
         let daemon = try serve([station.url("self.m3u8"), fixtures.alpha.path])
         try waitForTitle("Alpha", timeout: 30)
         try waitForStatus("Playing")
+        _ = eventually { daemon.stderrLines.contains { $0.contains("self.m3u8") && $0.contains("skipped") } }
         let line = daemon.stderrLines.first { $0.contains("self.m3u8") && $0.contains("skipped") }
         print("HLS: \(line ?? "(no line)"); \(station.requests.filter { $0.contains("self.m3u8") }.count) requests of self.m3u8")
         XCTAssertNotNil(line, daemon.stderrLines.joined(separator: "\n"))

@@ -165,7 +165,7 @@ final class StateRestoreTests: AubadeTestCase {
         if let name = kept.first {
             XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent(name)), garbage, "\(name) is not the original bytes")
         }
-        XCTAssertTrue(daemon.stderrLines.contains { $0.contains("state") && ($0.contains("corrupt") || $0.contains("unreadable")) },
+        XCTAssertTrue(eventually { daemon.stderrLines.contains { $0.contains("state") && ($0.contains("corrupt") || $0.contains("unreadable")) } },
                       "no log line about the corrupt state file:\n\(daemon.stderrLines.joined(separator: "\n"))")
 
         // It still works, and a later save does not touch the kept copy.

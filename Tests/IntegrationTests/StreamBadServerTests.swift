@@ -233,7 +233,7 @@ final class StreamBadServerTests: StreamTestCase {
             XCTAssertFalse(text.contains("s3cr3t"), "the password is shown: \(text)")
             XCTAssertFalse(text.contains("listener:"), "the user is shown: \(text)")
         }
-        XCTAssertTrue(daemon.stderrLines.contains { $0.contains("http://127.0.0.1:\(web.port)/status/404") },
+        XCTAssertNotNil(daemon.waitForLog(containing: "http://127.0.0.1:\(web.port)/status/404"),
                       "the refused URL (without credentials) is not named in the log")
     }
 }
