@@ -19,6 +19,12 @@ SWIFT_FLAGS ?=
 # 8 MB of it; make bench BENCH=formats prints the breakdown). The binaries no longer need
 # /opt/swift's libraries at run time either. RELEASE_FLAGS= builds them as before.
 RELEASE_FLAGS ?= --static-swift-stdlib
+# The release programs are built by product, the helper first: a bare `swift build -c release`
+# builds every target, TestSupport too, whose XCTest a static release build cannot find ("no
+# such module 'XCTest'": make run and make install failed on a fresh clone). make test builds
+# `make release` too (scripts/run-tests, the release-build phase), so this cannot break unseen.
+RELEASE_BUILD = swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+RELEASE_BIN = $$($(RELEASE_BUILD) --show-bin-path)
 MUSIC ?=
 # Tests run at once by make test and make check (swift test --parallel).
 TEST_WORKERS ?= 4
@@ -41,7 +47,8 @@ build: deps
 	swift build $(SWIFT_FLAGS)
 
 release: deps
-	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	$(RELEASE_BUILD) --product aubade-ffmpeg
+	$(RELEASE_BUILD) --product aubade
 
 # The quick inner loop (docs/TESTING.md): the unit tests of every module and the in-process MPRIS
 # tests (MPRISService on a private bus with a host that runs the real PlayerState), in parallel;
@@ -63,10 +70,12 @@ check: deps
 SANITIZERS ?= thread address
 TEST_FILTER ?=
 PHASES ?= pulseaudio pipewire
+# no: leave out the release-build phase (make release, built in the background by make test).
+RELEASE_CHECK ?= yes
 
 test: deps
 	@SWIFT_FLAGS='$(SWIFT_FLAGS)' SANITIZERS='$(SANITIZERS)' TEST_FILTER='$(TEST_FILTER)' TEST_WORKERS='$(TEST_WORKERS)' \
-	    PHASES='$(PHASES)' scripts/run-tests
+	    PHASES='$(PHASES)' RELEASE_CHECK='$(RELEASE_CHECK)' scripts/run-tests
 
 # The audio-session benchmark (issue 3): unplug → Paused, our audio reaching the other sink,
 # cork request → Paused, position lost across an interruption (and mpv beside us when installed).
@@ -127,9 +136,10 @@ bench: bench-deps
 	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast, formats)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
-	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	$(RELEASE_BUILD) --product aubade-ffmpeg
+	$(RELEASE_BUILD) --product aubade
 	@parts=" $(BENCH) "; wants() { [[ $$parts == *" all "* || $$parts == *" $$1 "* ]]; }; status=0; \
-	release="$$(swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
+	release="$(RELEASE_BIN)/aubade"; \
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
@@ -191,7 +201,7 @@ bench: bench-deps
 	exit $$status
 
 run: release
-	AUBADE_BINARY="$$(swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/aubade" scripts/serve $(MUSIC)
+	AUBADE_BINARY="$(RELEASE_BIN)/aubade" scripts/serve $(MUSIC)
 
 clean:
 	swift package clean $(SWIFT_FLAGS)
@@ -232,9 +242,10 @@ install:
 	@set -euo pipefail; \
 	binary='$(BINARY)'; \
 	if [[ -z $$binary ]]; then \
-	    echo "make install: swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)"; \
-	    swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS); \
-	    binary="$$(swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/aubade"; \
+	    echo "make install: $(RELEASE_BUILD) --product aubade-ffmpeg, then --product aubade"; \
+	    $(RELEASE_BUILD) --product aubade-ffmpeg; \
+	    $(RELEASE_BUILD) --product aubade; \
+	    binary="$(RELEASE_BIN)/aubade"; \
 	fi; \
 	[[ -x $$binary ]] || { echo "make install: $$binary is not an executable" >&2; exit 1; }; \
 	helper='$(HELPER)'; [[ -n $$helper ]] || helper="$$(dirname "$$binary")/aubade-ffmpeg"; \
