@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(name: "aubade-ffmpeg", dependencies: ["FFmpegKit", "FFmpegWire"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
-        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "TestSupport", "aubade-ffmpeg"]),
+        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "Handoff", "TestSupport", "aubade-ffmpeg"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),

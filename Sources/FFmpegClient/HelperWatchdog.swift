@@ -22,6 +22,18 @@ final class HelperWatchdog: Sendable {
     }
     private let state = LockedState(State())
     private let queue = DispatchQueue(label: "aubade.ffmpeg-watchdog", qos: .utility)
+    private let limit: Int
+    private let residentBytes: @Sendable (pid_t) -> Int?
+    private let kill: @Sendable (pid_t) -> Void
+
+    /// `residentBytes` and `kill` are seams for tests; the daemon uses /proc and SIGKILL.
+    init(limit: Int = HelperWatchdog.limit,
+         residentBytes: @escaping @Sendable (pid_t) -> Int? = HelperWatchdog.residentBytes,
+         kill: @escaping @Sendable (pid_t) -> Void = { _ = Glibc.kill($0, SIGKILL) }) {
+        self.limit = limit
+        self.residentBytes = residentBytes
+        self.kill = kill
+    }
 
     func watch(_ pid: pid_t) {
         state.withLock { state in
@@ -50,12 +62,16 @@ final class HelperWatchdog: Sendable {
     /// Why `pid` was killed, if the watchdog did it (kept until `forget`).
     func reason(for pid: pid_t) -> String? { state.withLock { $0.killed[pid] } }
 
-    private func check() {
+    /// One look at every watched helper (the timer's turn; internal for tests).
+    func check() {
         let pids = state.withLock { $0.watched }
         for pid in pids {
-            guard let resident = Self.residentBytes(pid), resident > Self.limit else { continue }
-            kill(pid, SIGKILL)
-            state.withLock { $0.killed[pid] = "grew to \(resident / (1024 * 1024)) MB of memory (more than \(Self.limit / (1024 * 1024)) MB)" }
+            guard let resident = residentBytes(pid), resident > limit else { continue }
+            // The reason first: whoever reaps the helper asks for it as soon as it is dead, and
+            // a reason stored after the kill was sometimes too late ("crashed (SIGKILL)" in the
+            // log instead of the memory it grew to).
+            state.withLock { $0.killed[pid] = "grew to \(resident / (1024 * 1024)) MB of memory (more than \(limit / (1024 * 1024)) MB)" }
+            kill(pid)
         }
     }
 
