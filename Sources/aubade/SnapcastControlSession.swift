@@ -54,6 +54,11 @@ final class SnapcastControlSession: @unchecked Sendable {
         }
         send(StreamPluginReply.notification("Plugin.Stream.Ready"))
         refresh()
+        // Non-blocking, and read to the end of what is there at each event: a request and the
+        // end of input that arrive together are one readiness event, and a reader that took one
+        // chunk per event never saw the end (it hung, never exiting, seen by hand).
+        let flags = fcntl(STDIN_FILENO, F_GETFL)
+        if flags >= 0 { _ = fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK) }
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
         input.setEventHandler { [unowned self] in readInput() }
         input.resume()
@@ -65,14 +70,40 @@ final class SnapcastControlSession: @unchecked Sendable {
 
     private func readInput() {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR || errno == EAGAIN { return }
-        guard count > 0 else {
-            // snapserver closed our stdin: the stream is gone.
-            Self.log("stdin closed; exiting")
-            exit(0)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                Self.log("cannot read stdin (errno \(errno)); exiting")
+                exit(1)
+            }
+            guard count > 0 else {
+                // snapserver closed our stdin: the stream is gone. What was asked before is
+                // answered first (the calls in flight).
+                Self.log("stdin closed; exiting")
+                finish()
+                return
+            }
+            handle(chunk[0..<count])
         }
-        for item in reader.feed(chunk[0..<count]) {
+    }
+
+    /// Stops reading; exits once every MPRIS call still in flight has been answered on stdout
+    /// (each answer is a line snapserver may still read), or after at most 2 s.
+    private func finish() {
+        input?.cancel()
+        input = nil
+        exitOnceAnswered(by: .now() + 2)
+    }
+
+    private func exitOnceAnswered(by deadline: DispatchTime) {
+        if callsInFlight == 0 || DispatchTime.now() >= deadline { exit(0) }
+        queue.asyncAfter(deadline: .now() + 0.01) { [self] in exitOnceAnswered(by: deadline) }
+    }
+
+    private func handle(_ bytes: ArraySlice<UInt8>) {
+        for item in reader.feed(bytes) {
             switch item {
             case .tooLong:
                 send(StreamPluginReply.error(id: .null, JSONRPCError(code: .invalidRequest, message: "Invalid Request",

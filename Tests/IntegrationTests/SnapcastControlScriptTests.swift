@@ -106,4 +106,18 @@ final class SnapcastControlScriptTests: SnapcastTestCase {
                 && (($0["params"] as? [String: Any])?["metadata"] as? [String: Any])?["title"] as? String == "Second Noise"
         }, "no Plugin.Stream.Player.Properties with the new title")
     }
+
+    /// A request and the end of input in one read: answered, acted on, and the script exits.
+    /// It read one chunk per readiness event and never saw the end: it hung, never exiting.
+    func testARequestThatArrivesWithTheEndOfInputIsAnsweredAndTheScriptExits() throws {
+        try startAubade([try SnapcastMusic.shared().noise])
+        try waitForStatus("Playing")
+        let request = #"{"jsonrpc":"2.0","id":9,"method":"Plugin.Stream.Player.Control","params":{"command":"pause"}}"# + "\n"
+        let script = try ControlScriptProcess(everything: Data(request.utf8))
+        self.script = script
+        XCTAssertEqual(script.waitForExit(timeout: 10), 0, "the script still runs after the end of its input")
+        XCTAssertEqual(script.waitForAnswer(id: 9, from: 0, timeout: 1)?["result"] as? String, "ok",
+                       "its output: \(script.output.lines)")
+        try waitForStatus("Paused")
+    }
 }

@@ -8,10 +8,17 @@ final class ControlScriptProcess {
     let output = OutputBuffer()
     let errors = OutputBuffer()
 
-    init(arguments: [String] = ["snapcast-control", "--stream=Aubade", "--snapcast-port=1780"]) throws {
+    /// `everything`, when given, is all the script's stdin: written and closed before it starts,
+    /// so the requests and the end of input reach it together (at most a pipe's 64 KiB).
+    init(arguments: [String] = ["snapcast-control", "--stream=Aubade", "--snapcast-port=1780"],
+         everything: Data? = nil) throws {
         process.executableURL = URL(fileURLWithPath: try Daemon.binaryPath())
         process.arguments = arguments
         process.standardInput = input
+        if let everything {
+            try input.fileHandleForWriting.write(contentsOf: everything)
+            try input.fileHandleForWriting.close()
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -70,6 +77,13 @@ final class ControlScriptProcess {
             return Int(line.split(separator: " ").dropFirst().first ?? "")
         }
         return nil
+    }
+
+    /// Waits for the script to exit; its status, or nil if it still runs after `timeout`.
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return process.isRunning ? nil : process.terminationStatus
     }
 
     func stop() {
