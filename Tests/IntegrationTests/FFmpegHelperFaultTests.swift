@@ -37,7 +37,11 @@ final class FFmpegHelperFaultTests: AubadeTestCase {
     }
 
     /// The decoder's helper, once it is the only one left (the tag reader has gone idle).
+    /// Once the M4A has played a second: Playing and its title are announced before the
+    /// decoder's helper starts, and a helper found alone before that was the tag reader (seen
+    /// in a full run: the tag reader killed, the M4A played on, Alpha never came in 15 s).
     private func decoderHelper(of daemon: Daemon) throws -> Int32 {
+        try eventually("the M4A to play a second (its decoder's helper runs)", timeout: 10) { try position() >= 1_000_000 }
         var helpers: [Int32] = []
         try eventually("one helper (the decoder) left", timeout: 10) {
             helpers = HelperProcesses.of(daemon.pid)
