@@ -159,6 +159,22 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertEqual(offenders, [], "use Handoff.LockedState (or Lock) instead")
     }
 
+    /// Every background build of `make test` builds in a build path of its own. A build holds
+    /// its path's build database while it runs, even stopped (SIGSTOP) for the tests that run
+    /// alone, and `swift test --skip-build` in `.build` then fails: CI failed so, when the
+    /// release check (`make release`) shared `.build` ("database is locked", "no tests found").
+    func testTheBackgroundBuildsNeverShareTheTestsBuildPath() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/run-tests"), encoding: .utf8)
+        // A call and its continuation lines, joined.
+        let joined = script.replacingOccurrences(of: "\\\n", with: " ")
+        let calls = joined.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("background_build ") }
+        XCTAssertGreaterThanOrEqual(calls.count, 2, "the sanitizer and release builds were not found")
+        for call in calls {
+            XCTAssertNotNil(call.firstMatch(of: /--build-path \S*\.build\/\S+/), "shares .build: \(call)")
+        }
+    }
+
     /// A recording glitch is not a change of pitch. CI's PipeWire run recorded one 1.2 s into
     /// a 3 s 440 Hz tone (the tone cut, 10 ms of ringing around zero — sign flips every sample —,
     /// then the tone again); the first 8 crossings after it looked like 660 Hz, and the test of
