@@ -153,4 +153,21 @@ final class IcecastTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "\(directory.path) was left behind")
         }
     }
+
+    /// icecast 2.4.4 has died just after answering its first request; a source started then
+    /// finds the server dead, starts it again on its port and connects (printed, not hidden).
+    func testASourceStartedAfterIcecastDiedStartsItAgain() throws {
+        let server = try IcecastServer(metadataInterval: 8192)
+        defer { server.stop() }
+        let port = server.port
+        let firstPID = try XCTUnwrap(server.pid)
+        kill(firstPID, SIGKILL)
+        try eventually("icecast2 to be gone") { !server.isRunning }
+        let source = try server.startSource(mount: "/radio.mp3", file: fixtures.alpha)
+        defer { source.stop() }
+        XCTAssertEqual(server.port, port)
+        XCTAssertNotEqual(server.pid, firstPID)
+        XCTAssertTrue(server.state.hasPrefix("running"), server.state)
+        XCTAssertTrue(try server.hasSource(mount: "/radio.mp3"))
+    }
 }

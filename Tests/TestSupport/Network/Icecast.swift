@@ -164,11 +164,33 @@ final class IcecastServer {
 
     /// Starts a source client feeding `file` to `mount` in real time (see `IcecastSource`) and
     /// returns once icecast lists the mount, so a listener may connect at once.
+    ///
+    /// When the source could not connect because icecast2 had died meanwhile, icecast2 is started
+    /// again (on its port, with its config) and the source once more: icecast 2.4.4 also died
+    /// just after it had answered its first request (a CI run: "server started", status 200,
+    /// then the source's connection refused 0.3 s later). Printed, so a server that keeps dying
+    /// is still seen; a source refused by a running server is not retried.
     func startSource(mount: String, file: URL, loop: Bool = true,
                      titles: [(atSeconds: Double, title: String)] = [],
                      name: String = "Aubade Test FM", titleCharset: String = "UTF-8") throws -> IcecastSource {
-        try IcecastSource(server: self, mount: Self.path(of: mount), file: file, loop: loop, titles: titles,
-                          name: name, titleCharset: titleCharset)
+        let start = {
+            try IcecastSource(server: self, mount: Self.path(of: mount), file: file, loop: loop, titles: titles,
+                              name: name, titleCharset: titleCharset)
+        }
+        do {
+            return try start()
+        } catch where process?.waitForExit(timeout: 1) != nil {
+            print("icecast2 died before the source for \(mount) connected (\(state)), starting it again: \(error)")
+            try restart()
+            return try start()
+        }
+    }
+
+    /// "running (PID N)" or "exited with status N": for the messages of failed starts.
+    var state: String {
+        guard let process else { return "not started" }
+        if let status = process.status { return "exited with status \(status)" }
+        return "running (PID \(process.pid))"
     }
 
     /// A GET to icecast with the admin's basic auth.

@@ -138,7 +138,7 @@ final class IcecastSource {
                 child.stop(grace: 1)
                 child.stderr.waitUntilClosed(timeout: 1)
                 throw DaemonError("the icecast source for \(mount) did not start: \(child.stderr.text)\n"
-                                  + "icecast's log:\n\(server.log)")
+                                  + "icecast2 (\(server.state))'s log:\n\(server.log)")
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
