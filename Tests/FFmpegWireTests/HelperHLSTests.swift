@@ -6,7 +6,7 @@ import Testing
 
 /// Where the helper starts a live HLS playlist: three segments back on a first connection (audio
 /// at once), at the newest on a reconnect (`atLiveEdge`: what came before was heard already).
-@Suite struct HelperHLSTests {
+@Suite(.waitsOnRealTime) struct HelperHLSTests {
     private func firstSegment(_ station: HLSTestStation, atLiveEdge: Bool) throws -> (requested: Int?, newest: Int?) {
         let before = station.requests.count
         let channel = try HelperChannel()

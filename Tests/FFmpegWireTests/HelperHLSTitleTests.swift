@@ -7,7 +7,7 @@ import Testing
 /// An HLS station's titles in timed ID3, straight from the helper: MPEG-TS segments carrying a
 /// `timed_id3` stream open at once (they were reported to stall FFmpeg's HLS demuxer) and each title is
 /// placed at the PCM sample where its tone starts (`HelperHLSTitles` finds the tone change).
-@Suite struct HelperHLSTitleTests {
+@Suite(.waitsOnRealTime) struct HelperHLSTitleTests {
     @Test func aStationWithTimedID3OpensAtOnceAndPlacesItsTitleAtItsSample() throws {
         let folder = try Fixtures.makeDirectory()
         let change = 9.0
@@ -31,7 +31,7 @@ import Testing
 /// Malformed timed ID3 packets in MPEG-TS segments (a size of 256 MiB, a frame longer than its
 /// tag, a tag cut short, size bytes that are not syncsafe) change nothing: no title from them,
 /// the audio goes on, the next good tag's title comes.
-@Suite struct HelperTimedID3BadTagTests {
+@Suite(.waitsOnRealTime) struct HelperTimedID3BadTagTests {
     @Test func malformedTimedID3ChangesNothing() throws {
         let folder = try Fixtures.makeDirectory()
         let kinds = ["huge-size", "frame-past-end", "truncated", "not-syncsafe"]
@@ -49,7 +49,7 @@ import Testing
 
 /// Packed audio (ADTS segments, each behind an ID3 tag with its timestamp and title): the title
 /// of each segment, read by the helper itself (FFmpeg 5.1 reports the first segment's only).
-@Suite struct HelperPackedTitleTests {
+@Suite(.waitsOnRealTime) struct HelperPackedTitleTests {
     @Test func eachSegmentsTitleIsPlacedAtItsFirstSample() throws {
         let folder = try Fixtures.makeDirectory()
         let change = 9.0
@@ -74,7 +74,7 @@ import Testing
 /// 200 KiB frame, a tag cut short, size bytes that are not syncsafe) changes nothing: no title
 /// from it, the audio goes on, the next good tag's title comes. (FFmpeg 5.1 alone delivers no
 /// more audio after the 256 MiB one: `SegmentTap` hides such a tag from it.)
-@Suite struct HelperPackedBadTagTests {
+@Suite(.waitsOnRealTime) struct HelperPackedBadTagTests {
     @Test(arguments: ["huge-size", "frame-past-end", "huge-frame", "truncated", "not-syncsafe"])
     func aMalformedTagChangesNothing(_ kind: String) throws {
         let folder = try Fixtures.makeDirectory()

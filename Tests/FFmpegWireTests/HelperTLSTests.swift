@@ -7,7 +7,7 @@ import Testing
 /// The helper's own HTTPS requests (an HLS station's playlists and segments, which FFmpeg fetches
 /// itself) check the certificate: against the CA file the daemon passes, and never not at all.
 /// Straight to the helper (`HelperChannel`), with no daemon whose libcurl would refuse first.
-@Suite struct HelperTLSTests {
+@Suite(.waitsOnRealTime) struct HelperTLSTests {
     /// A test CA and a certificate for 127.0.0.1 it signed (openssl); returns the CA's file.
     static func certificates(in folder: String) throws -> String {
         try """

@@ -6,7 +6,7 @@ import Testing
 
 /// The tag-reading helper, shared by every file queued: it lives on between files, stops when
 /// idle, and is never stopped in the middle of a file.
-@Suite struct ProbeHelperTests {
+@Suite(.waitsOnRealTime) struct ProbeHelperTests {
     /// Found under AddressSanitizer, where reading one header takes longer than the idle time:
     /// the idle stop scheduled after the previous file closed the socket mid-conversation
     /// ("recvmsg failed (errno 9)"). With an idle time shorter than any conversation, every
