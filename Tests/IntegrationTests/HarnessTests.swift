@@ -175,6 +175,20 @@ final class HarnessTests: AubadeTestCase {
         }
     }
 
+    /// The background builds take only the CPU time the tests leave: they run in the SCHED_IDLE
+    /// class, which their compilers inherit. `nice` did not reach them (SwiftPM starts its
+    /// compilers at nice 0: seen at nice 0 under a swift-build at 10, taking 1.5 of CI's 2 cores
+    /// from the tests' timing judgements).
+    func testTheBackgroundBuildsRunInTheIdleClassAndTheirChildrenToo() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/run-tests"), encoding: .utf8)
+        let runs = script.split(separator: "\n").filter { $0.contains("\"$@\" >\"$work/build-$short.log\"") }
+        XCTAssertEqual(runs.count, 1, "background_build's command line was not found")
+        for run in runs { XCTAssertTrue(run.contains("chrt --idle 0 \"$@\""), "not in the idle class: \(run)") }
+        // What the class buys: a grandchild (as a compiler is of swift-build) is in it too.
+        let policy = try Shell.run("chrt", ["--idle", "0", "sh", "-c", "sh -c 'chrt -p $$'"])
+        XCTAssertTrue(policy.stdout.contains("SCHED_IDLE"), policy.stdout + policy.stderr)
+    }
+
     /// A recording glitch is not a change of pitch. CI's PipeWire run recorded one 1.2 s into
     /// a 3 s 440 Hz tone (the tone cut, 10 ms of ringing around zero — sign flips every sample —,
     /// then the tone again); the first 8 crossings after it looked like 660 Hz, and the test of
