@@ -41,6 +41,22 @@ import Testing
         #expect(commands(player.send(.stop, at: 10)) == ["Play org.mpris.MediaPlayer2.vlc"])
     }
 
+    /// A quit or stop right after the start, before the other player's Paused came back (seen
+    /// on a busy machine: SIGTERM 0.1 s after the start, VLC never resumed), still hands back.
+    @Test func aStopBeforeThePauseIsReportedStillHandsBack() {
+        var player = player(.playback)
+        #expect(commands(player.send(.play, at: 1)) == ["Pause org.mpris.MediaPlayer2.vlc"])
+        #expect(commands(player.send(.quit, at: 1.1)) == ["Play org.mpris.MediaPlayer2.vlc"])
+    }
+
+    @Test func aPlayerTheUserStoppedIsNotHandedBack() {
+        var player = player(.playback)
+        player.send(.play, at: 1)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .paused, trackID: "/vlc/1")), at: 1.01)
+        player.send(.otherPlayerChanged(OtherPlayer(name: vlc.name, status: .stopped, trackID: "/vlc/1")), at: 3)
+        #expect(commands(player.send(.stop, at: 10)).isEmpty)
+    }
+
     @Test func aPersonsPauseHandsBackAfterTheDelay() {
         var player = player(.playback, delay: 5)
         player.send(.play, at: 1)

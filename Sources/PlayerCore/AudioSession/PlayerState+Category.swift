@@ -43,12 +43,16 @@ extension PlayerState {
         return handBack()
     }
 
-    /// Play again for the players Aubade paused that are still Paused on the same track.
+    /// Play again for the players Aubade paused that are still Paused on the same track, or
+    /// still Playing as far as Aubade knows: its Pause was not reported back yet (Aubade quit
+    /// or stopped just after it started, as a busy machine showed), and Play is then right, or
+    /// nothing to a player that ignored the Pause. A player the user resumed, stopped or moved
+    /// on left `pausedByUs` when that was reported (`otherPlayerChanged`).
     mutating func handBack() -> [Effect] {
         others.handBackAt = nil
         var effects: [Effect] = []
         for (name, track) in others.pausedByUs.sorted(by: { $0.key < $1.key }) {
-            guard let player = others.known[name], player.status == .paused, player.trackID == track else { continue }
+            guard let player = others.known[name], player.status != .stopped, player.trackID == track else { continue }
             effects.append(.commandOtherPlayer(name, .play))
             effects.append(.categoryDecision("handed back to \(name)"))
         }
