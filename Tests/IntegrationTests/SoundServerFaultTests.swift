@@ -120,6 +120,9 @@ final class SoundServerFaultTests: AubadeTestCase {
     /// its monitor has already delivered, so the monitor misses the stream's first milliseconds.
     /// A resumed stream after a restart is new too: the lost audio measured there is that much
     /// too high, well inside the 0.2 s target.)
+    /// A recording in which the server itself dropped audio (paplay's stream underran on a loaded
+    /// machine: 9 ms of zeros, seen once on PipeWire) says nothing about the measure, but that the
+    /// measure saw the gap; it is played again, up to three times.
     func testTheSweepReadingFindsKnownPlaces() throws {
         let server = try PrivateSoundServer()
         self.server = server
@@ -127,18 +130,54 @@ final class SoundServerFaultTests: AubadeTestCase {
         let made = try Shell.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav.path,
                                          "synth", "2", "sine", "800:900", "vol", "0.5"])
         XCTAssertTrue(made.succeeded, "\(made)")
-        let recorder = try server.record()
-        try recorder.waitForAudio(seconds: 0.2, timeout: 10)
-        let played = try Shell.run("paplay", ["-d", "headphones", wav.path], environment: server.clientEnvironment)
-        XCTAssertTrue(played.succeeded, "\(played)")
-        try recorder.waitForAudio(seconds: recorder.seconds + 0.5, timeout: 10)
-        let reading = SweepReading(recorder.stop())
-        let start = try XCTUnwrap(reading.placeWhereSoundStarts()?.place, "no sweep in the recording")
-        let end = try XCTUnwrap(reading.placeWhereSoundEnds()?.place, "no sweep in the recording")
-        print("paplay of the sweep's 10 s → 12 s on \(server.kind): starts \(start); ends \(end)")
-        XCTAssertEqual(start.trackTime, 10, accuracy: 0.02, "\(start)")
-        XCTAssertEqual(end.trackTime, 12, accuracy: 0.02, "\(end)")
-        XCTAssertLessThan(max(start.spread, end.spread), 0.005)
+        for attempt in 1...3 {
+            let recorder = try server.record()
+            try recorder.waitForAudio(seconds: 0.2, timeout: 10)
+            let played = try Shell.run("paplay", ["-d", "headphones", wav.path], environment: server.clientEnvironment)
+            XCTAssertTrue(played.succeeded, "\(played)")
+            try recorder.waitForAudio(seconds: recorder.seconds + 0.5, timeout: 10)
+            let reading = SweepReading(recorder.stop())
+            let start = try XCTUnwrap(reading.placeWhereSoundStarts()?.place, "no sweep in the recording")
+            let end = try XCTUnwrap(reading.placeWhereSoundEnds()?.place, "no sweep in the recording")
+            let dropout = Double(reading.longestDropout()) / SweepReading.rate
+            print("paplay of the sweep's 10 s → 12 s on \(server.kind): starts \(start); ends \(end); "
+                  + "longest dropout \(String(format: "%.1f", dropout * 1000)) ms")
+            if dropout >= 0.001 && attempt < 3 {
+                print("the server dropped \(String(format: "%.1f", dropout * 1000)) ms of paplay's sound: playing it again")
+                continue
+            }
+            XCTAssertLessThan(dropout, 0.001, "the server dropped audio in each of 3 recordings")
+            XCTAssertEqual(start.trackTime, 10, accuracy: 0.02, "\(start)")
+            XCTAssertEqual(end.trackTime, 12, accuracy: 0.02, "\(end)")
+            XCTAssertLessThan(max(start.spread, end.spread), 0.005)
+            return
+        }
+    }
+
+    /// The dropout finder: a continuous sweep has none; 9 ms of zeros cut into it is found as
+    /// 9 ms, and the reading's spread shows it too.
+    func testTheSweepReadingFindsADropout() throws {
+        let seconds = 2.0, rate = SweepReading.rate
+        var samples = (0..<Int(seconds * rate)).map { index -> Double in
+            let time = Double(index) / rate
+            return 16_000 * sin(2 * .pi * (800 * time + 25 * time * time))
+        }
+        var bytes = Data()
+        func recording() -> Data {
+            bytes = Data()
+            for sample in samples {
+                let value = Int16(sample).littleEndian
+                withUnsafeBytes(of: value) { bytes.append(contentsOf: $0); bytes.append(contentsOf: $0) }
+            }
+            return bytes
+        }
+        let whole = SweepReading(recording())
+        XCTAssertLessThan(whole.longestDropout(), 10)
+        let gap = Int(1.8 * rate)..<Int(1.809 * rate)
+        for index in gap { samples[index] = 0 }
+        let cut = SweepReading(recording())
+        XCTAssertEqual(cut.longestDropout(), gap.count, accuracy: 2)
+        XCTAssertGreaterThan(try XCTUnwrap(cut.placeWhereSoundEnds()).place.spread, 0.005)
     }
 
     // MARK: Frozen

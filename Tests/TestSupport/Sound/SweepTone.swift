@@ -69,6 +69,20 @@ struct SweepReading {
         return first...last
     }
 
+    /// The longest stretch of near silence inside the sound, in frames: where the server itself
+    /// dropped audio (an underrun fills the gap with zeros). The sweep, at ~16 400 peak, stays
+    /// under `threshold` for a frame or two around each zero crossing; a millisecond (44 frames)
+    /// of it is a dropout.
+    func longestDropout(threshold: Double = 1000) -> Int {
+        guard let range = soundingRange(threshold: threshold) else { return 0 }
+        var longest = 0, run = 0
+        for index in range {
+            run = abs(samples[index]) < threshold ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
     /// The mean frequency in `range`, from its zero crossings (placed between samples).
     func frequency(in range: Range<Int>) -> Double? {
         var crossings: [Double] = []
