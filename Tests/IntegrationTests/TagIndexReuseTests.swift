@@ -122,8 +122,11 @@ final class TagIndexReuseTests: AubadeTestCase {
         let again = try startDaemon([], home: home)
         try eventually("the restored queue", timeout: 30) { try tracks().count == count }
         // The restored current track is prepared, paused, by a decoder helper; Stop lets it go
-        // (the queue stays). Its cover was read from its file (covers are not indexed) by the tag
-        // reader, which goes idle 2 s later. Then no helper is left.
+        // (the queue stays). Its cover is read from its file (covers are not indexed) by the tag
+        // reader, which goes idle 2 s later. Then no helper is left. Waited for first: under
+        // ThreadSanitizer the restored daemon once had no helper yet when the test looked, and
+        // started the cover's tag reader during the second add (CI's tsan phase failed so).
+        try eventually("the restored track's cover", timeout: 30) { try self.metadata()["mpris:artUrl"] != nil }
         XCTAssertTrue(try Bus.player("Stop").succeeded)
         try eventually("no helper before the second add", timeout: 10) { HelperProcesses.of(again.pid).isEmpty }
         XCTAssertEqual(try aubade("add", folder.path).status, 0)
