@@ -71,9 +71,13 @@ final class ShellAndPhoneTests: AubadeTestCase {
     // MARK: Phone remotes (KDE Connect, GSConnect)
 
     /// Every call a phone remote makes is answered well inside its 500 ms while a folder of
-    /// 10,000 tracks is being added (the loading happens off the bus's queue).
+    /// 10,000 tracks is being added (the loading happens off the bus's queue). Under a
+    /// sanitizer (2,000 tracks, beside other tests) every call is answered, the time not judged
+    /// (`Sanitizer.judgesTime`): there the test is about the loading thread and the bus's
+    /// queue meeting safely.
     func testEveryCallAnswersWellInside500MillisecondsWhileTenThousandTracksAreAdded() throws {
-        let count = ProcessInfo.processInfo.environment["AUBADE_SANITIZER"] == nil ? 10_000 : 2_000
+        let count = Sanitizer.isOn ? 2_000 : 10_000
+        let deadline = Sanitizer.judgesTime ? 0.5 : 10
         let folder = TestRunDirectory.url.appendingPathComponent("ten-thousand-\(UUID().uuidString)", isDirectory: true)
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -86,7 +90,7 @@ final class ShellAndPhoneTests: AubadeTestCase {
         let player = "org.mpris.MediaPlayer2.Player"
         let properties = "org.freedesktop.DBus.Properties"
         // What KDE Connect's mpris plugin asks after each change.
-        let probe = try ReplyTimeProbe(interval: 0.02, timeout: 0.5, calls: [
+        let probe = try ReplyTimeProbe(interval: 0.02, timeout: deadline, calls: [
             (properties, "Get", [.string(player), .string("Position")]),
             (properties, "Get", [.string(player), .string("Metadata")]),
             (properties, "Get", [.string(player), .string("PlaybackStatus")]),
@@ -104,7 +108,8 @@ final class ShellAndPhoneTests: AubadeTestCase {
         try eventually("all \(count + 1) tracks queued", timeout: 120) { try Bus.tracks().count == count + 1 }
         let times = probe.stop()
         print("Position/Metadata/PlaybackStatus/GetAll/Identity every 20 ms while \(count) tracks were added: \(times)")
-        XCTAssertTrue(times.unanswered.isEmpty, "unanswered within 500 ms: \(times.slowerThan(0.5))")
+        XCTAssertTrue(times.unanswered.isEmpty, "unanswered within \(deadline) s: \(times.slowerThan(deadline))")
+        guard Sanitizer.judgesTime else { return }
         XCTAssertLessThan(times.worst?.seconds ?? 1, 0.25, "slower than 250 ms: \(times.slowerThan(0.25))")
     }
 

@@ -159,7 +159,7 @@ final class SnapcastTests: SnapcastTestCase {
             let rooms = try record(recording, for: 3)
             let kitchen = try XCTUnwrap(rooms[.kitchen]), garden = try XCTUnwrap(rooms[.garden])
             let (median, largest, _) = offsets(kitchen, garden)
-            if (abs(median) <= 5 && largest <= 5) || round == 3 { return (kitchen, garden) }
+            if (abs(median) <= 5 && largest <= 5) || round == 3 || !Sanitizer.judgesTime { return (kitchen, garden) }
             print(String(format: "%@, round %d: %+.2f ms apart (largest %.2f ms); recording again", what, round, median, largest))
         }
     }
@@ -172,12 +172,15 @@ final class SnapcastTests: SnapcastTestCase {
     }
 
     /// The two rooms play the same music within 5 ms of each other, over the last 2 s recorded.
+    /// Under a sanitizer, where these tests run beside others, the same music only: how far
+    /// apart two snapclients play on a loaded machine is theirs (`Sanitizer.judgesTime`).
     private func assertInStep(_ kitchen: ToneAnalysis, _ garden: ToneAnalysis, _ what: String,
                               file: StaticString = #filePath, line: UInt = #line) throws {
         let (median, largest, correlation) = offsets(kitchen, garden)
         print(String(format: "%@: the garden %+.2f ms from the kitchen (median of 100 ms windows; largest %.2f ms; correlation %.3f)",
                      what, median, largest, correlation))
         XCTAssertGreaterThan(correlation, 0.8, "the rooms do not play the same music", file: file, line: line)
+        guard Sanitizer.judgesTime else { return }
         XCTAssertLessThanOrEqual(abs(median), 5, String(format: "the rooms are %.2f ms apart", median), file: file, line: line)
         XCTAssertLessThanOrEqual(largest, 5, String(format: "the rooms were %.2f ms apart in one window", largest), file: file, line: line)
     }

@@ -49,7 +49,7 @@ final class Daemon {
     func waitForBusName(_ name: String = Daemon.busName, timeout: TimeInterval = 10) throws {
         // A sanitized daemon (make test's TSan and ASan runs) reads the tracks it is given
         // before it owns its name 5–20 times slower: 3,000 files take longer than 10 s there.
-        let timeout = ProcessInfo.processInfo.environment["AUBADE_SANITIZER"] == nil ? timeout : timeout * 4
+        let timeout = Sanitizer.scaled(timeout)
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if try Bus.nameHasOwner(name) {

@@ -100,7 +100,7 @@ final class GuardDaemon {
     /// Waits until org.aubade.Guard is owned; fails early, with its stderr, if it exits.
     func waitForBusName(timeout: TimeInterval = 10) throws {
         // As Daemon.waitForBusName: a sanitized aubade starts several times slower.
-        let timeout = ProcessInfo.processInfo.environment["AUBADE_SANITIZER"] == nil ? timeout : timeout * 4
+        let timeout = Sanitizer.scaled(timeout)
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if let owner = try Bus.nameOwner(GuardEndpoint.alone.destination) {

@@ -32,7 +32,7 @@ final class BadInputCorpus: Sendable {
     var longPlaylist: URL { file("long.m3u") }
     /// Missing entries in `long.m3u` (then one good one): 100,000, or 10,000 in a sanitizer run
     /// (`AUBADE_SANITIZER`, set by scripts/run-tests), where reading it takes 10 times longer.
-    static let longPlaylistLines = ProcessInfo.processInfo.environment["AUBADE_SANITIZER"] == nil ? 100_000 : 10_000
+    static let longPlaylistLines = Sanitizer.isOn ? 10_000 : 100_000
     /// Each lists one good file (Alpha, Beta) and the other playlist.
     var loopA: URL { file("loop-a.m3u") }
     var loopB: URL { file("loop-b.m3u") }
