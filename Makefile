@@ -27,7 +27,7 @@ RELEASE_BUILD = swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 RELEASE_BIN = $$($(RELEASE_BUILD) --show-bin-path)
 MUSIC ?=
 # Tests run at once by make test and make check (swift test --parallel).
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 6
 
 .PHONY: all deps bench-deps build check release test bench run clean install uninstall
 
