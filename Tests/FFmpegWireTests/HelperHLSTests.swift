@@ -17,7 +17,11 @@ import Testing
         let playlist = try String(contentsOfFile: station.directory + "/live.m3u8", encoding: .utf8)
         func number(_ name: Substring) -> Int? { name.split(separator: "-").last?.split(separator: ".").first.flatMap { Int($0) } }
         let newest = playlist.split(separator: "\n").filter { $0.hasSuffix(".ts") }.compactMap(number).max()
-        let first = station.requests.dropFirst(before).first { $0.contains(".ts ") }
+        // The server's log of requests reaches the test through a reader thread: on a loaded
+        // machine the segment's line can come after the helper's Format (seen in CI: none yet).
+        func firstSegmentRequest() -> String? { station.requests.dropFirst(before).first { $0.contains(".ts ") } }
+        _ = eventually(timeout: 5) { firstSegmentRequest() != nil }
+        let first = firstSegmentRequest()
             .flatMap { $0.split(separator: " ").dropFirst().first }
             .flatMap { number($0.split(separator: "/").last ?? "") }
         return (first, newest)
