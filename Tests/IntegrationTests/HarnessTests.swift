@@ -191,24 +191,34 @@ final class HarnessTests: AubadeTestCase {
 
     /// Phases run side by side (most tests wait on real time): the sound-server phases and the
     /// sanitizer phases (each at the end of its build) all start before make test waits for
-    /// any, and the tests that need the machine to themselves run only after every batch has
-    /// ended, in the plain phases only (a sanitizer phase runs them in its batch).
-    func testPhasesRunSideBySideAndTheLoneTestsAfterThem() throws {
+    /// any. The tests that need the machine to themselves run before any batch, after the
+    /// background builds (in the idle class) have started, in the plain phases only (a
+    /// sanitizer phase runs them in its batch), and nothing stops the builds for them.
+    func testPhasesRunSideBySideAndTheLoneTestsBeforeThem() throws {
         let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/run-tests"), encoding: .utf8)
         let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         func line(_ prefix: String, after start: Int = 0) -> Int? {
             lines.indices.first { $0 >= start && lines[$0].hasPrefix(prefix) }
         }
-        let pulseaudio = try XCTUnwrap(line("pulseaudio) start_phase"), "the pulseaudio phase is not started with start_phase")
-        let pipewire = try XCTUnwrap(line("pipewire) start_phase"), "the pipewire phase is not started with start_phase")
-        let sanitizers = try XCTUnwrap(line("start_phase \"$short\"", after: max(pulseaudio, pipewire)),
+        let build = try XCTUnwrap(line("if build \"build\""), "the build phase is not found")
+        let backgroundBuilds = try XCTUnwrap(line("if ((${#sanitizers[@]} > 0)) || [[ $release_check == yes ]]; then start_background_builds", after: build),
+                                             "the background builds do not start after the build")
+        let pulseaudio = try XCTUnwrap(line("pulseaudio) define_phase pulseaudio", after: build), "the pulseaudio phase is not defined")
+        let pipewire = try XCTUnwrap(line("pipewire) define_phase pipewire", after: build), "the pipewire phase is not defined")
+        let alone = try XCTUnwrap(line("for phase in \"${defined_phases[@]}\"; do run_alone \"$phase\"", after: max(pulseaudio, pipewire)),
+                                  "the tests that run alone do not run once the sound-server phases are defined")
+        XCTAssertGreaterThan(alone, backgroundBuilds, "the tests alone run before the background builds start")
+        let serverPhases = try XCTUnwrap(line("for phase in \"${defined_phases[@]}\"; do start_phase \"$phase\"", after: alone),
+                                         "the sound-server phases' batches do not start after the tests that run alone")
+        let sanitizers = try XCTUnwrap(line("start_phase \"$short\"", after: serverPhases),
                                        "the sanitizer phases are not started with start_phase after the server phases")
         let sanitizerLoopEnd = try XCTUnwrap(line("done", after: sanitizers))
-        let wait = try XCTUnwrap(line("wait_for_phases", after: min(pulseaudio, pipewire)))
+        let wait = try XCTUnwrap(line("wait_for_phases", after: serverPhases))
         XCTAssertGreaterThan(wait, sanitizerLoopEnd, "make test waits for a phase before it has started them all")
-        let alone = try XCTUnwrap(line("[[ ${phase_sanitizer[$phase]} == none ]] && run_alone", after: wait),
-                                  "the tests that run alone do not come after every phase's batches, in the plain phases")
-        XCTAssertGreaterThan(alone, wait)
+        XCTAssertFalse(script.contains("kill -STOP") || script.contains("pause_background_builds"),
+                       "the tests alone stop the background builds: their idle class already leaves them the CPU")
+        XCTAssertFalse(lines.contains { $0.contains("run_alone") && $0.contains("phase_sanitizer") },
+                       "run_alone is chosen by sanitizer again: the sanitizer phases run those tests in their batch")
     }
 
     /// A recording glitch is not a change of pitch. CI's PipeWire run recorded one 1.2 s into
