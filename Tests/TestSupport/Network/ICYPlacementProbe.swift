@@ -45,8 +45,13 @@ final class ICYPlacementProbe {
             if audioBeforeTitle == nil, String(decoding: block, as: UTF8.self).contains(marker) { audioBeforeTitle = audio.count }
         }
         guard let cut = audioBeforeTitle else { return .failure(DaemonError("the title never came in the recording")) }
-        guard let before = decodedFrames(audio.prefix(cut)), let whole = decoded(audio) else {
-            return .failure(DaemonError("ffmpeg could not decode the recording"))
+        let before: Int, whole: Data
+        switch (decoded(audio.prefix(cut)), decoded(audio)) {
+        case (.success(let part), .success(let all)): (before, whole) = (part.count / 4, all)
+        case (.failure(let why), _):
+            return .failure(DaemonError("ffmpeg could not decode the \(cut) bytes before the title of \(audio.count): \(why)"))
+        case (_, .failure(let why)):
+            return .failure(DaemonError("ffmpeg could not decode the recording's \(audio.count) bytes: \(why)"))
         }
         let analysis = ToneAnalysis(whole)
         let rate = 44_100.0
@@ -57,18 +62,26 @@ final class ICYPlacementProbe {
         return .success((Double(before) - change) / rate)
     }
 
-    private func decoded(_ adts: Data) -> Data? {
+    /// `adts` decoded to 16-bit stereo at 44.1 kHz, or why not (a CI run once failed here
+    /// without saying why: the reason names ffmpeg's exit and its messages).
+    private func decoded(_ adts: Data) -> Result<Data, DaemonError> {
         let input = raw.deletingPathExtension().appendingPathExtension("part.aac")
         let output = raw.deletingPathExtension().appendingPathExtension("part.s16")
         defer {
             try? FileManager.default.removeItem(at: input)
             try? FileManager.default.removeItem(at: output)
         }
-        guard (try? adts.write(to: input)) != nil,
-              let run = try? Shell.run("ffmpeg", ["-v", "error", "-y", "-f", "aac", "-i", input.path, "-ac", "2", "-ar", "44100",
-                                                  "-f", "s16le", output.path], timeout: 60), run.succeeded else { return nil }
-        return try? Data(contentsOf: output)
+        guard (try? adts.write(to: input)) != nil else { return .failure(DaemonError("cannot write \(input.path)")) }
+        let run: CommandResult
+        do {
+            run = try Shell.run("ffmpeg", ["-v", "error", "-y", "-f", "aac", "-i", input.path, "-ac", "2", "-ar", "44100",
+                                           "-f", "s16le", output.path], timeout: 60)
+        } catch {
+            return .failure(DaemonError("ffmpeg did not start: \(error)"))
+        }
+        guard run.succeeded, let data = try? Data(contentsOf: output) else {
+            return .failure(DaemonError("ffmpeg \(run.description.prefix(600))"))
+        }
+        return .success(data)
     }
-
-    private func decodedFrames(_ adts: Data) -> Int? { decoded(adts).map { $0.count / 4 } }
 }
