@@ -5,6 +5,9 @@ internal import CDBus
 /// Messages are built complete by the factory methods and never changed afterwards, which is
 /// why a message may be passed between threads (`@unchecked Sendable`): everything public only
 /// reads, and libdbus reference-counts messages atomically. The reference is dropped in deinit.
+/// Sending is the exception: libdbus gives a message its serial (kept if it is sent again) and
+/// counts it in the connection's outgoing queue, unlocked; so a message is sent once, by one
+/// connection — build another for another send.
 public final class Message: @unchecked Sendable {
     /// The four kinds of D-Bus message.
     public enum Kind: Sendable, Equatable {

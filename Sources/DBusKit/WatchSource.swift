@@ -1,5 +1,6 @@
 internal import CDBus
 import Dispatch
+import Glibc
 import Handoff
 
 /// Drives one libdbus watch (`DBusWatch`: a socket to wait on) with dispatch sources.
@@ -9,6 +10,13 @@ import Handoff
 /// no polling, no timeout. libdbus owns this object as the watch's data (released when the
 /// watch is removed). Sources are recreated on each toggle rather than suspended, because
 /// releasing a suspended dispatch source is a crash and toggles are rare.
+/// Each source watches a `dup()` of the socket, closed by its cancel handler, because
+/// libdispatch requires a source's descriptor to stay open until that handler has run: libdbus
+/// closes its own as soon as it has removed the watch, while a cancelled source leaves the
+/// epoll set only later, on libdispatch's manager thread. With the number closed or reused by
+/// then, that removal misses, and an entry whose note is freed can stay in the set (a test
+/// runner that closed bus connections while it started processes crashed on CI in
+/// `_dispatch_event_loop_drain`, a bad pointer dereference on the manager thread).
 /// `@unchecked Sendable`: the mutable parts are behind `LockedState`; `watch` is immutable and
 /// valid until libdbus removes the watch, after which `isActive` is false and it is not used.
 final class WatchSource: @unchecked Sendable {
@@ -38,13 +46,17 @@ final class WatchSource: @unchecked Sendable {
         let flags = dbus_watch_get_flags(watch)
         var sources: [any DispatchSourceProtocol] = []
         if flags & CDBUS_WATCH_READABLE != 0 {
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: context.queue)
+            let own = Self.ownDescriptor(fd)
+            let source = DispatchSource.makeReadSource(fileDescriptor: own ?? fd, queue: context.queue)
             source.setEventHandler { [self] in handle(CDBUS_WATCH_READABLE) }
+            if let own { source.setCancelHandler { close(own) } }
             sources.append(source)
         }
         if flags & CDBUS_WATCH_WRITABLE != 0 {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: context.queue)
+            let own = Self.ownDescriptor(fd)
+            let source = DispatchSource.makeWriteSource(fileDescriptor: own ?? fd, queue: context.queue)
             source.setEventHandler { [self] in handle(CDBUS_WATCH_WRITABLE) }
+            if let own { source.setCancelHandler { close(own) } }
             sources.append(source)
         }
         let stillActive = state.withLock { s in
@@ -63,6 +75,14 @@ final class WatchSource: @unchecked Sendable {
             return s.sources
         }
         old.forEach { $0.cancel() }
+    }
+
+    /// A descriptor of the source's own for libdbus's `fd` (close-on-exec, like libdbus's), or
+    /// nil when none can be had (the process is out of descriptors): the source then watches
+    /// libdbus's own, as it did before, rather than leave the connection deaf.
+    private static func ownDescriptor(_ fd: Int32) -> Int32? {
+        let own = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        return own >= 0 ? own : nil
     }
 
     private func handle(_ condition: UInt32) {

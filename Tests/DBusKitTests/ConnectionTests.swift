@@ -233,6 +233,43 @@ final class ConnectionTests: XCTestCase {
         queue.sync {}
     }
 
+    /// libdispatch's rule for a read or write source: its descriptor stays open until the
+    /// source's cancel handler has run. libdbus closes its socket as soon as it has removed the
+    /// watch, while the cancelled sources leave libdispatch's epoll set later, on its manager
+    /// thread; a test runner that closed bus connections while it started processes crashed
+    /// there (`_dispatch_event_loop_drain`, CI). So each source watches a descriptor of its own,
+    /// closed by its cancel handler: the socket shows up twice while the connection is open,
+    /// and not at all once it is closed.
+    func testTheWatchesHoldTheirOwnDescriptorsAndCloseThemWithTheConnection() throws {
+        try startEchoService()
+        let before = Self.socketDescriptors()
+        let queue = DispatchQueue(label: "test.descriptors")
+        let connection = try Connection(bus: .address(bus.address), queue: queue)
+        let answered = DispatchSemaphore(value: 0)
+        let call = try echoCall()
+        try queue.sync { try connection.call(call) { _ in answered.signal() } }
+        answered.waitOrFail("reply")
+        let opened = Self.socketDescriptors().filter { before[$0.key] != $0.value }
+        let sockets = Dictionary(grouping: opened.keys, by: { opened[$0]! })
+        XCTAssertEqual(sockets.count, 1, "one socket for the connection: \(opened)")
+        XCTAssertGreaterThanOrEqual(sockets.values.first?.count ?? 0, 2,
+                                    "the watch's source has a descriptor of its own: \(opened)")
+        queue.sync { connection.close() }
+        XCTAssertTrue(eventually(timeout: 5) {
+            let now = Self.socketDescriptors()
+            return !opened.contains { now[$0.key] == $0.value }
+        }, "a descriptor of the closed connection's socket is still open: \(Self.socketDescriptors())")
+    }
+
+    /// This process's socket descriptors: number → `socket:[inode]`.
+    private static func socketDescriptors() -> [String: String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.reduce(into: [:]) { found, name in
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name),
+               target.hasPrefix("socket:") { found[name] = target }
+        }
+    }
+
     func testLosingTheBusCallsOnDisconnect() throws {
         let disconnected = DispatchSemaphore(value: 0)
         client.onDisconnect = { disconnected.signal() }
