@@ -221,6 +221,45 @@ final class HarnessTests: AubadeTestCase {
                        "run_alone is chosen by sanitizer again: the sanitizer phases run those tests in their batch")
     }
 
+    /// make test's swift test runs plan one at a time and test side by side: each holds the
+    /// planning lock until its test runner is going. SwiftPM reads, and may rewrite, its build
+    /// path's build description before it runs a test, and its own lock does not order runs of
+    /// different phases (its lock file is in TMPDIR): a swift test that read the description
+    /// while another wrote it died of SIGBUS in llbuild's YAML parser (CI). Here the script's own
+    /// `batch` and `wait_for_runner` run two batches at once, with a `swift` that plans for 0.5 s
+    /// (with a child of its own meanwhile) and then runs a "runner" for 1.5 s.
+    func testSwiftTestRunsPlanOneAtATimeAndTestSideBySide() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/run-tests"), encoding: .utf8)
+        let batch = try XCTUnwrap(script.firstMatch(of: /\n    batch\(\) \{\n(?:.*\n)*?    \}\n/), "batch is not found")
+        let waitForRunner = try XCTUnwrap(script.firstMatch(of: /\nwait_for_runner\(\) \{\n(?:.*\n)*?\}\n/),
+                                          "wait_for_runner is not found")
+        let folder = TestRunDirectory.url.appendingPathComponent("planning-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let swift = folder.appendingPathComponent("swift")
+        try """
+            #!/bin/bash
+            echo "plan $$ start" >>"$EVENTS"; sleep 0.5; echo "plan $$ end" >>"$EVENTS"
+            "$FOLDER/runner.xctest" 1.5 & wait
+            echo "done $$" >>"$EVENTS"
+            """.write(to: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        // The "runner": a program whose name ends in .xctest, as SwiftPM's test bundles do (the
+        // sleep while planning is a child too, as SwiftPM's git is, and must not count).
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: folder.appendingPathComponent("runner.xctest").path)
+        let run = try Shell.run("bash", ["-c", String(waitForRunner.output) + String(batch.output) + """
+            name=x work=$FOLDER logs_root=$FOLDER environment=(PATH="$FOLDER:$PATH") phase_server=([x]=none)
+            problem() { :; }; slowest() { :; }
+            batch 1 one x1 plain & batch 2 two x2 plain & wait
+            """], environment: ["FOLDER": folder.path, "EVENTS": folder.appendingPathComponent("events").path], timeout: 30)
+        let events = try String(contentsOf: folder.appendingPathComponent("events"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: " ") }
+        let kinds = events.map { $0.first == "plan" ? "\($0[0]) \($0[2])" : String($0[0]) }
+        XCTAssertEqual(kinds, ["plan start", "plan end", "plan start", "plan end", "done", "done"],
+                       "planning overlapped, or the second run planned only after the first had run: \(events) \(run)")
+        XCTAssertEqual(events.count == 6 ? events[0][1] : "", events.count == 6 ? events[1][1] : "-", "\(events)")
+    }
+
     /// A recording glitch is not a change of pitch. CI's PipeWire run recorded one 1.2 s into
     /// a 3 s 440 Hz tone (the tone cut, 10 ms of ringing around zero — sign flips every sample —,
     /// then the tone again); the first 8 crossings after it looked like 660 Hz, and the test of
