@@ -89,3 +89,23 @@ import Testing
         #expect(run.titles.map(\.title) == ["First Tone", "After The Bad Tag"])
     }
 }
+
+/// The tone change these suites judge titles against is the real one, not a glitch: a live
+/// station the helper falls behind on skips ahead, and the tone jumps in phase there (one short
+/// period). Taking that for the change judged a title 7 s late on CI, under ThreadSanitizer.
+@Suite struct HelperHLSToneChangeTests {
+    @Test func aJumpInPhaseBeforeTheChangeIsNotTheChange() {
+        let rate = 48_000
+        var pcm: [Int16] = []
+        for frame in 0..<(4 * rate) {
+            var time = Double(frame) / Double(rate)
+            if time >= 1.2003 { time += 0.0012 }  // half a 440 Hz period skipped
+            let value = Int16(15_000 * sin(2 * .pi * (time < 3 ? 440 : 660) * time))
+            pcm += [value, value]
+        }
+        let run = HelperHLSTitles(format: WireFormat(sampleRate: rate, channels: 2, exactFrames: nil, codecName: "aac"),
+                                  opened: 0, pcm: pcm)
+        let change = run.toneChange(from: 440, to: 660).map { Double($0) / Double(rate) }
+        #expect(change.map { abs($0 - 3.0012) < 0.005 } == true, "the change found at \(String(describing: change)) s, not at 3 s")
+    }
+}

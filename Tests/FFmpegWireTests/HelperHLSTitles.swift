@@ -34,21 +34,15 @@ struct HelperHLSTitles {
         return run
     }
 
-    /// The frame where the left channel's tone goes from `from` Hz to `to` Hz (by the distance
-    /// between rising zero crossings), nil when there is none.
+    /// The frame where the left channel's tone goes from `from` Hz to `to` Hz, nil when there is
+    /// none: TestSupport's strict detector, which wants a run of each tone's periods on either
+    /// side. (This helper once took the first short period for the change, and a CI run under
+    /// ThreadSanitizer judged a title 7 s late from a glitch 7 s before the real change.)
     func toneChange(from: Int, to: Int) -> Int64? {
-        let channels = format.channels, rate = Double(format.sampleRate)
-        var last: Int?
-        let middle = (rate / Double(from) + rate / Double(to)) / 2
-        for frame in 1..<(pcm.count / channels) {
-            let previous = pcm[(frame - 1) * channels], now = pcm[frame * channels]
-            guard previous < 0, now >= 0 else { continue }
-            if let last, Double(frame - last) < middle, frame - last > 10 {
-                // The first short period: the change lies within it.
-                return Int64(last)
-            }
-            last = frame
-        }
-        return nil
+        let channels = max(format.channels, 1), rate = Double(format.sampleRate)
+        let left = ToneAnalysis(samples: stride(from: 0, to: pcm.count, by: channels).map { Double(pcm[$0]) })
+        let changes = left.toneChanges(in: 0..<left.samples.count, fromHalfPeriod: rate / Double(2 * from),
+                                       toHalfPeriod: rate / Double(2 * to))
+        return changes.first.map { Int64($0.rounded()) }
     }
 }

@@ -81,6 +81,11 @@ struct ToneAnalysis {
         samples = left
     }
 
+    /// One channel's samples, already apart.
+    init(samples: [Double]) {
+        self.samples = samples
+    }
+
     /// The first and last frame louder than `threshold` (nil for silence).
     func soundingRange(threshold: Double = 1000) -> ClosedRange<Int>? {
         guard let first = samples.firstIndex(where: { abs($0) > threshold }),
