@@ -260,6 +260,39 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertEqual(events.count == 6 ? events[0][1] : "", events.count == 6 ? events[1][1] : "-", "\(events)")
     }
 
+    /// At most two phases' batches at once: a sanitizer phase whose build is done waits until
+    /// one of the phases running has ended (three at once failed five tests that judge time in
+    /// one CI-like run). Here the script's `wait_for_a_phase_slot` is given two running phases,
+    /// one of which ends after 0.5 s, and one phase that is gone without its seconds.
+    func testASanitizerPhaseWaitsForOneOfTwoRunningPhasesToEnd() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("scripts/run-tests"), encoding: .utf8)
+        let function = try XCTUnwrap(script.firstMatch(of: /\nwait_for_a_phase_slot\(\) \{\n(?:.*\n)*?\}\n/),
+                                     "wait_for_a_phase_slot is not found")
+        let lines = script.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try XCTUnwrap(lines.firstIndex(of: "start_phase \"$short\""), "the sanitizer phases' start is not found")
+        XCTAssertEqual(lines[start - 1], "wait_for_a_phase_slot", "a sanitizer phase starts without waiting for a slot")
+        XCTAssertTrue(lines.contains("max_phases_at_once=2"), "the limit is not two phases")
+        let folder = TestRunDirectory.url.appendingPathComponent("slots-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Shell.run("bash", ["-c", String(function.output) + """
+            work=$FOLDER max_phases_at_once=2
+            sleep 30 & first=$!
+            sleep 30 & second=$!
+            running_batches=("$first:pulseaudio" "$second:pipewire")
+            (sleep 0.5; echo 60 >"$work/seconds-pipewire") &
+            wait_for_a_phase_slot
+            [[ -f $work/seconds-pipewire ]] && echo "after a phase ended" || echo "too soon"
+            sleep 30 & third=$!
+            running_batches+=("$third:tsan")
+            kill "$first"; wait "$first" 2>/dev/null
+            wait_for_a_phase_slot && echo "a phase gone without its seconds has ended too"
+            kill "$second" "$third"
+            """], environment: ["FOLDER": folder.path], timeout: 30)
+        XCTAssertEqual(run.stdout.split(separator: "\n"), ["after a phase ended", "a phase gone without its seconds has ended too"],
+                       run.description)
+    }
+
     /// A recording glitch is not a change of pitch. CI's PipeWire run recorded one 1.2 s into
     /// a 3 s 440 Hz tone (the tone cut, 10 ms of ringing around zero — sign flips every sample —,
     /// then the tone again); the first 8 crossings after it looked like 660 Hz, and the test of
