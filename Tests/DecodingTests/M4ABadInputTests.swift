@@ -34,7 +34,9 @@ import PlayerCore
             }
             let took = Date().timeIntervalSince(started)
             print("bad M4A corpus: \(name): \(verdict) in \(String(format: "%.2f", took)) s")
-            #expect(took < 10, "\(name) took \(took) s")
+            // A hang guard, not a speed judgement: four times as long under a sanitizer (one file
+            // took 10.17 s under ThreadSanitizer beside three other test runs, ci6).
+            #expect(took < Sanitizer.scaled(10), "\(name) took \(took) s")
         }
     }
 }
