@@ -63,7 +63,9 @@ final class WatchSource: @unchecked Sendable {
             if s.isActive { s.sources = sources }
             return s.isActive
         }
-        guard stillActive else { return }
+        // Removed meanwhile: cancelled before they start, so no event reaches them and their
+        // cancel handlers still run (and close the descriptors of their own).
+        if !stillActive { sources.forEach { $0.cancel() } }
         sources.forEach { $0.resume() }
     }
 
