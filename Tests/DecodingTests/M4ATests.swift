@@ -91,8 +91,7 @@ import PlayerCore
     /// few KiB, at the end of the file as at its start — never the audio.
     @Test(arguments: [true, false])
     func readingTagsReadsTheHeaderOnly(moovAtEnd: Bool) throws {
-        let file = path("long-\(moovAtEnd).m4a")
-        try Fixtures.makeM4A(at: file, seconds: 240, tagged: true, moovAtEnd: moovAtEnd)
+        let file = try Fixtures.fourMinuteM4A(moovAtEnd: moovAtEnd).path
         let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
         let facts = try FFmpegTrackReader.facts(path: FilePath(file)!, kind: .m4a)
         print("M4A tags of a \(size / 1024) KiB file (moov at the \(moovAtEnd ? "end" : "start")): \(facts.bytesRead / 1024) KiB read")

@@ -98,7 +98,7 @@ final class TagIndexReuseTests: AubadeTestCase {
         let count = 8
         let folder = try makeDirectory("indexed-m4a")
         let first = folder.appendingPathComponent("01.m4a")
-        try Fixtures.makeM4A(at: first.path, seconds: 240, title: "Indexed M4A", tagged: true, moovAtEnd: true)
+        try FileManager.default.copyItem(at: try Fixtures.fourMinuteM4A(moovAtEnd: true), to: first)
         for number in 2...count {
             try FileManager.default.copyItem(at: first, to: folder.appendingPathComponent(String(format: "%02d.m4a", number)))
         }
@@ -116,7 +116,7 @@ final class TagIndexReuseTests: AubadeTestCase {
             print("M4A tags: the helper read \(disk) bytes from the disk for \(count) files of \(size) bytes (moov at the end)")
             XCTAssertLessThanOrEqual(disk / count, 256 * 1024, "over 256 KiB per file read from the disk")
         }
-        XCTAssertEqual(try queueTitles(), Array(repeating: "Indexed M4A", count: count))
+        XCTAssertEqual(try queueTitles(), Array(repeating: Fixtures.fourMinuteM4ATitle, count: count))
         try terminate(daemon)
 
         let again = try startDaemon([], home: home)

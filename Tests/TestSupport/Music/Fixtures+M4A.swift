@@ -28,6 +28,27 @@ extension Fixtures {
         try encodeM4A(wav, to: path, codec: codec, title: title, tagged: tagged, moovAtEnd: moovAtEnd, extra: extra)
     }
 
+    /// Four minutes of a tagged AAC M4A (as `makeM4A(seconds: 240, title: "Four Minutes",
+    /// tagged: true, moovAtEnd:)` makes it), this process's own copy: made once for every test
+    /// and phase (FixtureCache), because each encode takes about 4 s of CPU, and a full `make
+    /// test` asked for nine of them.
+    public static func fourMinuteM4A(moovAtEnd: Bool) throws -> URL {
+        func name(_ moovAtEnd: Bool) -> String { moovAtEnd ? "moov-at-end.m4a" : "moov-at-start.m4a" }
+        let folder = try FixtureCache.folder("four-minute-m4a") { folder in
+            let wav = folder.appendingPathComponent("source.wav").path
+            try makeToneWAV(at: wav, seconds: 240, frequency: 523)
+            defer { try? FileManager.default.removeItem(atPath: wav) }
+            for atEnd in [true, false] {
+                try encodeM4A(wav, to: folder.appendingPathComponent(name(atEnd)).path, title: fourMinuteM4ATitle,
+                              tagged: true, moovAtEnd: atEnd)
+            }
+        }
+        return folder.appendingPathComponent(name(moovAtEnd))
+    }
+
+    /// The title of `fourMinuteM4A`.
+    public static let fourMinuteM4ATitle = "Four Minutes"
+
     /// Encodes `wav` to M4A (see `makeM4A`).
     public static func encodeM4A(_ wav: String, to path: String, codec: M4ACodec = .aac, title: String? = nil,
                                  tagged: Bool = false, moovAtEnd: Bool = true, extra: [String] = []) throws {
