@@ -30,6 +30,24 @@ final class HarnessTests: AubadeTestCase {
     }
 
     /// dbus-send's argument syntax, as the tests write their calls, read into typed values.
+    /// Tests of one process that ask for the same fixture folder at once each get it whole.
+    func testAFixtureFolderAskedForByManyTestsAtOnceIsWholeForEach() throws {
+        /// What each test found: how many files (-1: no folder, -2: an error).
+        final class Found: @unchecked Sendable {
+            let lock = NSLock()
+            var counts: [Int] = []
+        }
+        let names = (0..<400).map { String(format: "%03d.txt", $0) }
+        let found = Found()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let count = (try? FixtureCache.folder("harness-many-at-once") { folder in
+                for name in names { try Data(name.utf8).write(to: folder.appendingPathComponent(name)) }
+            }).map { (try? FileManager.default.contentsOfDirectory(atPath: $0.path).count) ?? -1 } ?? -2
+            found.lock.withLock { found.counts.append(count) }
+        }
+        XCTAssertEqual(found.counts, Array(repeating: names.count, count: 8))
+    }
+
     func testSendSyntaxReadsTheArgumentsAsTyped() throws {
         XCTAssertEqual(try SendSyntax.value("string:a:b"), .string("a:b"))
         XCTAssertEqual(try SendSyntax.value("int64:-5"), .int64(-5))

@@ -24,11 +24,26 @@ enum FixtureCache {
         let copy = TestRunDirectory.url.appendingPathComponent(name, isDirectory: true)
         if FileManager.default.fileExists(atPath: copy.path) { return copy }
         let made = try cached(name, recipe: recipe, variant: variant, make: make)
+        // Copied aside, then renamed into place: the tests of one process may ask at once (Swift
+        // Testing runs a parameterized test's cases side by side), and a folder in place must
+        // be whole (seen: a copy still under way returned, its second file not there yet).
+        let partial = TestRunDirectory.url.appendingPathComponent(".\(name).copying-\(UUID().uuidString)", isDirectory: true)
         // cp -a, not FileManager: the bad-input corpus holds a FIFO, which a copy must make
         // anew (FileManager opens it to read, and waits for a writer forever).
-        let copied = try Shell.run("cp", ["-a", made.path, copy.path], timeout: 60)
-        guard copied.succeeded else { throw DaemonError("copying the fixtures \(name): \(copied)") }
-        try? FileManager.default.removeItem(at: copy.appendingPathComponent(".complete"))
+        let copied = try Shell.run("cp", ["-a", made.path, partial.path], timeout: 60)
+        guard copied.succeeded else {
+            try? FileManager.default.removeItem(at: partial)
+            throw DaemonError("copying the fixtures \(name): \(copied)")
+        }
+        try? FileManager.default.removeItem(at: partial.appendingPathComponent(".complete"))
+        if rename(partial.path, copy.path) != 0 {
+            // Another test of this process put its copy in place first: that one is whole.
+            let error = errno
+            try? FileManager.default.removeItem(at: partial)
+            guard FileManager.default.fileExists(atPath: copy.path) else {
+                throw DaemonError("putting the fixtures \(name) in place: errno \(error)")
+            }
+        }
         return copy
     }
 
