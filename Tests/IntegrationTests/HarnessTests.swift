@@ -116,6 +116,29 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertTrue(sound.isSound, "\(sound)")
     }
 
+    /// The sound-server restart measure kills the server only when its recording is level with
+    /// real time (SoundServerRestart.kill): a recorder left waiting, as a loaded machine leaves
+    /// it, must read as trailing, and as level again once it has caught up.
+    func testARecorderLeftWaitingReadsAsTrailingRealTimeUntilItCatchesUp() throws {
+        let recorder = try SinkRecorder(device: "headphones.monitor", environment: [:])
+        try recorder.waitForAudio(seconds: 0.2, timeout: 10)
+        for _ in 0..<20 {
+            _ = recorder.lag()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        recorder.signal(SIGSTOP)
+        Thread.sleep(forTimeInterval: 0.4)  // the time the recorder is left waiting
+        let stopped = recorder.lag()
+        recorder.signal(SIGCONT)
+        XCTAssertGreaterThan(stopped, 0.3, "parec stopped for 0.4 s, yet the recording trails by \(stopped) s")
+        var lag = stopped
+        XCTAssertTrue(eventually(timeout: 5) {
+            lag = recorder.lag()
+            return lag <= SoundServerRestart.levelLag
+        }, "the recording still trails real time by \(lag) s after parec went on")
+        _ = recorder.stop()
+    }
+
     func testSignalMonitorSeesSignals() throws {
         let signals = try SignalMonitor(sender: "org.freedesktop.DBus")
         defer { signals.stop() }

@@ -66,7 +66,7 @@ final class SoundServerFaultTests: AubadeTestCase {
 
         try restart.kill(afterSoundFor: 2.5)
         let killedAt = Date()
-        print("killed the server after 2.5 s of sound")
+        print(String(format: "killed the server after 2.5 s of sound, the recording %.3f s behind real time", restart.lagAtKill ?? -1))
 
         // The outage (2.5 s): what the daemon says meanwhile. Checked without stopping at the
         // first failure, so the audio measure below is made (and printed) all the same.

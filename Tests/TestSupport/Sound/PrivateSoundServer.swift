@@ -273,6 +273,25 @@ final class SinkRecorder {
                                   environment: environment, binaryStdout: true)
     }
 
+    /// The most the recording has been ahead of the monotonic clock (recorded seconds minus
+    /// clock seconds) at any reading of `lag()`: the moment it was level with real time.
+    private var bestLead: Double?
+
+    /// How far the recording now trails real time, in seconds, against the moment it trailed
+    /// least (readings by this method only, so call it often while waiting): audio the sink has
+    /// played that has not reached the test yet (in the server's queue, in parec, in its pipe).
+    /// The monitor runs on the system clock, so a recording cannot be ahead; it falls behind
+    /// when a loaded machine leaves parec or the test's reader waiting.
+    func lag() -> Double {
+        let lead = seconds - ProcessInfo.processInfo.systemUptime
+        let best = max(bestLead ?? lead, lead)
+        bestLead = best
+        return best - lead
+    }
+
+    /// A signal to parec (SIGSTOP leaves it waiting, as a loaded machine would).
+    func signal(_ signal: Int32) { recorder.signal(signal) }
+
     /// Everything recorded so far (the recorder goes on).
     var data: Data { recorder.stdout.data }
     var byteCount: Int { recorder.stdout.data.count }
