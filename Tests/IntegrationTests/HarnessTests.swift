@@ -29,7 +29,6 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertTrue(playlist.contains("#EXTINF") && playlist.contains("../a.mp3"))
     }
 
-    /// dbus-send's argument syntax, as the tests write their calls, read into typed values.
     /// Tests of one process that ask for the same fixture folder at once each get it whole.
     func testAFixtureFolderAskedForByManyTestsAtOnceIsWholeForEach() throws {
         /// What each test found: how many files (-1: no folder, -2: an error).
@@ -48,6 +47,44 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertEqual(found.counts, Array(repeating: names.count, count: 8))
     }
 
+    /// A fixture file is made once for the same arguments, and every caller gets a copy of its
+    /// own; other arguments make another file; a maker whose output is more than its arguments
+    /// (key nil) makes it every time, in place.
+    func testAFixtureFileIsMadeOnceForTheSameArgumentsAndCopiedToEachCaller() throws {
+        let directory = try Fixtures.makeDirectory()
+        let marker = UUID().uuidString  // this run's own files in the shared cache
+        var made = 0
+        func make(_ name: String, key: [String]?) throws -> String {
+            let path = directory + "/" + name
+            try FixtureCache.file(at: path, key: key.map { [marker] + $0 }) { path in
+                made += 1
+                try Data("\(key ?? ["none"]) \(made) \(marker)".utf8).write(to: URL(fileURLWithPath: path))
+            }
+            return String(try String(contentsOfFile: path, encoding: .utf8).dropLast(marker.count + 1))
+        }
+        XCTAssertEqual(try make("a.txt", key: ["one"]), "[\"one\"] 1")
+        XCTAssertEqual(try make("b.txt", key: ["one"]), "[\"one\"] 1", "made again for the same arguments")
+        XCTAssertEqual(made, 1)
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: directory + "/a.txt"))
+        XCTAssertEqual(try make("c.txt", key: ["one"]), "[\"one\"] 1", "a caller's change reached the cache")
+        XCTAssertEqual(try make("d.txt", key: ["two"]), "[\"two\"] 2")
+        XCTAssertEqual(try make("e.bin", key: ["two"]), "[\"two\"] 3", "another extension is another format")
+        XCTAssertEqual(try make("f.txt", key: nil), "[\"none\"] 4")
+        XCTAssertEqual(try make("g.txt", key: nil), "[\"none\"] 5")
+        let folder = FixtureCache.root.appendingPathComponent("files")
+        let cached = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertFalse(cached.contains { $0.hasPrefix("making-\(getpid())-") }, "\(cached)")
+        // The cache keeps none of this test's files (the small ones that hold its marker).
+        for name in cached {
+            let file = folder.appendingPathComponent(name)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            if size < 200, let text = try? String(contentsOf: file, encoding: .utf8), text.hasSuffix(marker) {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
+    }
+
+    /// dbus-send's argument syntax, as the tests write their calls, read into typed values.
     func testSendSyntaxReadsTheArgumentsAsTyped() throws {
         XCTAssertEqual(try SendSyntax.value("string:a:b"), .string("a:b"))
         XCTAssertEqual(try SendSyntax.value("int64:-5"), .int64(-5))

@@ -79,7 +79,7 @@ enum FixtureCache {
         return final
     }
 
-    private static func fnv1a(_ data: Data) -> UInt64 {
+    static func fnv1a(_ data: Data) -> UInt64 {
         data.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 }

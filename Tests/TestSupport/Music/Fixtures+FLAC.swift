@@ -6,19 +6,24 @@ extension Fixtures {
     /// (8, 16, 24 or 32), tagged with `tags` ("KEY=value", repeatable keys allowed).
     public static func makeFLAC(at path: String, seconds: Double = 1.5, rate: Int = 44100, channels: Int = 2,
                                 bits: Int = 16, tags: [String] = [], frequency: Int = 440) throws {
-        let wav = path + ".source.wav"
-        try makeToneWAV(at: wav, seconds: seconds, rate: rate, channels: channels, bits: bits, frequency: frequency)
-        defer { try? FileManager.default.removeItem(atPath: wav) }
-        try encodeFLAC(wav, to: path, tags: tags)
+        let key = ["flac", "\(seconds)", "\(rate)", "\(channels)", "\(bits)", "\(frequency)"] + tags
+        try FixtureCache.file(at: path, key: key) { path in
+            let wav = path + ".source.wav"
+            try makeToneWAV(at: wav, seconds: seconds, rate: rate, channels: channels, bits: bits, frequency: frequency)
+            defer { try? FileManager.default.removeItem(atPath: wav) }
+            try encodeFLAC(wav, to: path, tags: tags)
+        }
     }
 
     /// The WAV `makeFLAC` encodes: a sine at half amplitude (no clipping, clearly not silence).
     public static func makeToneWAV(at path: String, seconds: Double, rate: Int = 44100, channels: Int = 2,
                                    bits: Int = 16, frequency: Int = 440) throws {
-        // -R: dither seeded the same every run, so a fixture is the same bytes each time
-        // (DecoderFuzzTests derives its mutants from them).
-        try run("sox", ["-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "\(bits)", path,
-                        "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"])
+        try FixtureCache.file(at: path, key: ["tone", "\(seconds)", "\(rate)", "\(channels)", "\(bits)", "\(frequency)"]) { path in
+            // -R: dither seeded the same every run, so a fixture is the same bytes each time
+            // (DecoderFuzzTests derives its mutants from them).
+            try run("sox", ["-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "\(bits)", path,
+                            "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"])
+        }
     }
 
     /// Encodes `wav` to FLAC at `path` with `tags` (`flac -T`).

@@ -22,10 +22,14 @@ extension Fixtures {
     public static func makeM4A(at path: String, codec: M4ACodec = .aac, seconds: Double = 2, rate: Int = 44100,
                                frequency: Int = 523, title: String? = nil, tagged: Bool = false,
                                moovAtEnd: Bool = true, extra: [String] = []) throws {
-        let wav = path + ".source.wav"
-        try makeToneWAV(at: wav, seconds: seconds, rate: rate, frequency: frequency)
-        defer { try? FileManager.default.removeItem(atPath: wav) }
-        try encodeM4A(wav, to: path, codec: codec, title: title, tagged: tagged, moovAtEnd: moovAtEnd, extra: extra)
+        let key = ["m4a", codec.rawValue, "\(seconds)", "\(rate)", "\(frequency)", title.map { "title=" + $0 } ?? "untitled",
+                   "\(tagged)", "\(moovAtEnd)"] + extra
+        try FixtureCache.file(at: path, key: key) { path in
+            let wav = path + ".source.wav"
+            try makeToneWAV(at: wav, seconds: seconds, rate: rate, frequency: frequency)
+            defer { try? FileManager.default.removeItem(atPath: wav) }
+            try encodeM4A(wav, to: path, codec: codec, title: title, tagged: tagged, moovAtEnd: moovAtEnd, extra: extra)
+        }
     }
 
     /// Four minutes of a tagged AAC M4A (as `makeM4A(seconds: 240, title: "Four Minutes",
@@ -75,10 +79,13 @@ extension Fixtures {
     /// instead, as iTunes writes them: 1024 samples of priming, `frames` real ones.
     public static func makeITunesM4A(at path: String, seconds: Double = 3, rate: Int = 44100, frequency: Int = 440,
                                      title: String? = nil) throws {
-        let wav = path + ".source.wav"
-        try makeToneWAV(at: wav, seconds: seconds, rate: rate, frequency: frequency)
-        defer { try? FileManager.default.removeItem(atPath: wav) }
-        try encodeITunesM4A(wav, to: path, frames: Int(seconds * Double(rate)), title: title)
+        let key = ["itunes-m4a", "\(seconds)", "\(rate)", "\(frequency)", title.map { "title=" + $0 } ?? "untitled"]
+        try FixtureCache.file(at: path, key: key) { path in
+            let wav = path + ".source.wav"
+            try makeToneWAV(at: wav, seconds: seconds, rate: rate, frequency: frequency)
+            defer { try? FileManager.default.removeItem(atPath: wav) }
+            try encodeITunesM4A(wav, to: path, frames: Int(seconds * Double(rate)), title: title)
+        }
     }
 
     public static func encodeITunesM4A(_ wav: String, to path: String, frames: Int, title: String? = nil) throws {
@@ -92,10 +99,12 @@ extension Fixtures {
 
     /// Raw AAC in ADTS frames (a `.aac` file), `seconds` of a tone.
     public static func makeADTS(at path: String, seconds: Double = 2, frequency: Int = 523) throws {
-        let wav = path + ".source.wav"
-        try makeToneWAV(at: wav, seconds: seconds, frequency: frequency)
-        defer { try? FileManager.default.removeItem(atPath: wav) }
-        try run("ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "128k", "-f", "adts", path])
+        try FixtureCache.file(at: path, key: ["adts", "\(seconds)", "\(frequency)"]) { path in
+            let wav = path + ".source.wav"
+            try makeToneWAV(at: wav, seconds: seconds, frequency: frequency)
+            defer { try? FileManager.default.removeItem(atPath: wav) }
+            try run("ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "128k", "-f", "adts", path])
+        }
     }
 
     /// Sets iTunes freeform atoms (`NAME=VALUE`, under com.apple.iTunes) with mutagen.

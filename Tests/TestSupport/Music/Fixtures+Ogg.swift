@@ -9,13 +9,17 @@ extension Fixtures {
     /// number (the same bytes every run); by default it is random.
     public static func makeVorbis(at path: String, seconds: Double = 1.5, rate: Int = 44_100, channels: Int = 2,
                                   tags: [(String, String)] = [], frequency: Int = 440, serial: UInt32? = nil) throws {
-        let wav = path + ".source.wav"
-        try makeTone(at: wav, seconds: seconds, rate: rate, channels: channels, frequency: frequency)
-        defer { try? FileManager.default.removeItem(atPath: wav) }
-        // oggenc seeds its serial number with the time: two files made in the same second would
-        // share it, and glued together they would not make a chained file.
-        let serial = String(serial ?? UInt32.random(in: 1...0x7fff_ffff))
-        try run("oggenc", ["-Q", "-s", serial] + tags.flatMap { ["-c", "\($0.0)=\($0.1)"] } + ["-o", path, wav])
+        // A random serial number is not the arguments' alone.
+        let key = serial.map { ["vorbis", "\(seconds)", "\(rate)", "\(channels)", "\(frequency)", "\($0)"] + tags.map { "\($0.0)=\($0.1)" } }
+        try FixtureCache.file(at: path, key: key) { path in
+            let wav = path + ".source.wav"
+            try makeTone(at: wav, seconds: seconds, rate: rate, channels: channels, frequency: frequency)
+            defer { try? FileManager.default.removeItem(atPath: wav) }
+            // oggenc seeds its serial number with the time: two files made in the same second would
+            // share it, and glued together they would not make a chained file.
+            let serial = String(serial ?? UInt32.random(in: 1...0x7fff_ffff))
+            try run("oggenc", ["-Q", "-s", serial] + tags.flatMap { ["-c", "\($0.0)=\($0.1)"] } + ["-o", path, wav])
+        }
     }
 
     /// A sine-tone Opus file. TITLE and ARTIST go through `--title`/`--artist`, other tags
@@ -25,6 +29,18 @@ extension Fixtures {
     public static func makeOpus(at path: String, seconds: Double = 1.5, rate: Int = 48_000, channels: Int = 2,
                                 tags: [(String, String)] = [], pictures: [String] = [], frequency: Int = 440,
                                 serial: UInt32? = nil) throws {
+        // A random serial number, or pictures (other files' contents), are not the arguments' alone.
+        let key = pictures.isEmpty ? serial.map {
+            ["opus", "\(seconds)", "\(rate)", "\(channels)", "\(frequency)", "\($0)"] + tags.map { "\($0.0)=\($0.1)" }
+        } : nil
+        try FixtureCache.file(at: path, key: key) { path in
+            try encodeOpus(at: path, seconds: seconds, rate: rate, channels: channels, tags: tags, pictures: pictures,
+                           frequency: frequency, serial: serial)
+        }
+    }
+
+    private static func encodeOpus(at path: String, seconds: Double, rate: Int, channels: Int, tags: [(String, String)],
+                                   pictures: [String], frequency: Int, serial: UInt32?) throws {
         let wav = path + ".source.wav"
         try makeTone(at: wav, seconds: seconds, rate: rate, channels: channels, frequency: frequency)
         defer { try? FileManager.default.removeItem(atPath: wav) }
@@ -61,9 +77,11 @@ extension Fixtures {
 
     /// A WAV of a sine tone at half amplitude; 0 seconds gives a WAV without samples.
     static func makeTone(at path: String, seconds: Double, rate: Int, channels: Int, frequency: Int) throws {
-        let length = seconds > 0 ? ["synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"] : ["trim", "0", "0"]
-        // -R: dither seeded the same every run, so a fixture is the same bytes each time
-        // (DecoderFuzzTests derives its mutants from them).
-        try run("sox", ["-q", "-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path] + length)
+        try FixtureCache.file(at: path, key: ["ogg-tone", "\(seconds)", "\(rate)", "\(channels)", "\(frequency)"]) { path in
+            let length = seconds > 0 ? ["synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.5"] : ["trim", "0", "0"]
+            // -R: dither seeded the same every run, so a fixture is the same bytes each time
+            // (DecoderFuzzTests derives its mutants from them).
+            try run("sox", ["-q", "-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path] + length)
+        }
     }
 }

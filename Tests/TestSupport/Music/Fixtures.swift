@@ -34,19 +34,25 @@ public enum Fixtures {
 
     /// A sine-wave WAV file.
     public static func makeWAV(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2) throws {
-        // -R: dither seeded the same every run, so a fixture is the same bytes each time
-        // (DecoderFuzzTests derives its mutants from them).
-        try run("sox", ["-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path,
-                        "synth", "\(seconds)", "sine", "440"])
+        try FixtureCache.file(at: path, key: ["wav", "\(seconds)", "\(rate)", "\(channels)"]) { path in
+            // -R: dither seeded the same every run, so a fixture is the same bytes each time
+            // (DecoderFuzzTests derives its mutants from them).
+            try run("sox", ["-R", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", path,
+                            "synth", "\(seconds)", "sine", "440"])
+        }
     }
 
     /// An MP3 of a sine tone; `lameOptions` add tags etc. (e.g. `["--tt", "Title"]`).
     public static func makeMP3(at path: String, seconds: Double = 3, rate: Int = 44100, channels: Int = 2,
                         lameOptions: [String] = []) throws {
-        let wav = path + ".source.wav"
-        try makeWAV(at: wav, seconds: seconds, rate: rate, channels: channels)
-        defer { try? FileManager.default.removeItem(atPath: wav) }
-        try run("lame", ["--quiet", "-b", "192"] + lameOptions + [wav, path])
+        // An embedded picture (--ti FILE) is another file's contents.
+        let key = lameOptions.contains("--ti") ? nil : ["mp3", "\(seconds)", "\(rate)", "\(channels)"] + lameOptions
+        try FixtureCache.file(at: path, key: key) { path in
+            let wav = path + ".source.wav"
+            try makeWAV(at: wav, seconds: seconds, rate: rate, channels: channels)
+            defer { try? FileManager.default.removeItem(atPath: wav) }
+            try run("lame", ["--quiet", "-b", "192"] + lameOptions + [wav, path])
+        }
     }
 
     /// Options that make lame write the usual tags.
