@@ -84,6 +84,38 @@ final class HarnessTests: AubadeTestCase {
         }
     }
 
+    /// A fixture folder's copy keeps what `cp -a` keeps of what fixtures hold: folders, files
+    /// with their bytes, mode and time, names that are not UTF-8, symbolic links, FIFOs.
+    func testAFixtureFolderIsCopiedAsCpWouldCopyIt() throws {
+        let directory = try Fixtures.makeDirectory()
+        let source = directory + "/source", copy = directory + "/copy"
+        try FileManager.default.createDirectory(atPath: source + "/inner", withIntermediateDirectories: true)
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        try Fixtures.write(bytes, to: source + "/inner/big.mp3")
+        XCTAssertEqual(chmod(source + "/inner/big.mp3", 0o640), 0)
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 5), timespec(tv_sec: 1_100_000_000, tv_nsec: 7)]
+        XCTAssertEqual(utimensat(AT_FDCWD, source + "/inner/big.mp3", &times, 0), 0)
+        let oddName: [UInt8] = Array("odd-".utf8) + [0xff, 0xfe] + Array(".mp3".utf8)
+        try Fixtures.write([1, 2, 3], toPathBytes: Array((source + "/").utf8) + oddName)
+        XCTAssertEqual(symlink("/dev/null", source + "/null.mp3"), 0)
+        XCTAssertEqual(mkfifo(source + "/fifo.mp3", 0o644), 0)
+
+        try TreeCopy.copy(source, to: copy)
+
+        XCTAssertEqual(try Fixtures.contents(of: copy + "/inner/big.mp3"), bytes)
+        var info = stat()
+        XCTAssertEqual(lstat(copy + "/inner/big.mp3", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o7777, 0o640)
+        XCTAssertEqual(info.st_mtim.tv_sec, 1_100_000_000)
+        XCTAssertEqual(info.st_mtim.tv_nsec, 7)
+        let oddCopy = (Array((copy + "/").utf8) + oddName).map { CChar(bitPattern: $0) } + [0]
+        XCTAssertEqual(lstat(oddCopy, &info), 0, "a name that is not UTF-8 lost its bytes")
+        XCTAssertEqual(info.st_size, 3)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: copy + "/null.mp3"), "/dev/null")
+        XCTAssertEqual(lstat(copy + "/fifo.mp3", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o170000, 0o010000, "fifo.mp3 is no FIFO")
+    }
+
     /// dbus-send's argument syntax, as the tests write their calls, read into typed values.
     func testSendSyntaxReadsTheArgumentsAsTyped() throws {
         XCTAssertEqual(try SendSyntax.value("string:a:b"), .string("a:b"))

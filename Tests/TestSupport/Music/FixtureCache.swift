@@ -28,12 +28,16 @@ enum FixtureCache {
         // Testing runs a parameterized test's cases side by side), and a folder in place must
         // be whole (seen: a copy still under way returned, its second file not there yet).
         let partial = TestRunDirectory.url.appendingPathComponent(".\(name).copying-\(UUID().uuidString)", isDirectory: true)
-        // cp -a, not FileManager: the bad-input corpus holds a FIFO, which a copy must make
-        // anew (FileManager opens it to read, and waits for a writer forever).
-        let copied = try Shell.run("cp", ["-a", made.path, partial.path], timeout: 60)
-        guard copied.succeeded else {
-            try? FileManager.default.removeItem(at: partial)
-            throw DaemonError("copying the fixtures \(name): \(copied)")
+        // As cp -a would (TreeCopy), or with cp -a itself for what TreeCopy does not copy.
+        do {
+            try TreeCopy.copy(made.path, to: partial.path)
+        } catch {
+            Fixtures.remove(partial.path)
+            let copied = try Shell.run("cp", ["-a", made.path, partial.path], timeout: 60)
+            guard copied.succeeded else {
+                Fixtures.remove(partial.path)
+                throw DaemonError("copying the fixtures \(name): \(copied) (in this process: \(error))")
+            }
         }
         try? FileManager.default.removeItem(at: partial.appendingPathComponent(".complete"))
         if rename(partial.path, copy.path) != 0 {
