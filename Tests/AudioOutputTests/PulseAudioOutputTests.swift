@@ -215,6 +215,44 @@ final class PulseAudioOutputTests: XCTestCase {
         XCTAssertNotNil(log.wait(for: .started(b)))
     }
 
+    /// A resume, or a pause, while the server is still creating the stream (a Play right after
+    /// a Pause, the daemon just started on a busy machine): libpulse corks and uncorks only a
+    /// ready stream, and the stream stayed as it was created (ci19: corked for good while the
+    /// player said Playing).
+    func testACorkChangeWhileTheStreamIsBeingCreatedHoldsOnceItIsReady() throws {
+        let log = EventLog()
+        let output = try makeOutput(log)
+        for round in 0..<3 {
+            let entry = EntryID(UInt64(100 + round))
+            let corked = try openSource()
+            output.play(corked, entry: entry, title: "Sine", artist: nil, playing: false)
+            output.resume()
+            XCTAssertNotNil(log.wait(for: .started(entry)), "round \(round): resumed while being created, never heard")
+            let resumed = try XCTUnwrap(output.streamIndex)
+            XCTAssertTrue(try eventually { try server.sinkInput(resumed)?.contains("Corked: no") == true },
+                          "round \(round): resumed while being created, it stays corked")
+            output.stop()
+            XCTAssertTrue(try eventually { try server.pactl("list", "short", "sink-inputs").isEmpty })
+
+            let playing = try openSource()
+            output.play(playing, entry: EntryID(UInt64(200 + round)), title: "Sine", artist: nil, playing: true)
+            output.pause()
+            XCTAssertTrue(eventually { output.streamIndex != nil })
+            let index = try XCTUnwrap(output.streamIndex)
+            XCTAssertTrue(try eventually { try server.sinkInput(index)?.contains("Corked: yes") == true },
+                          "round \(round): paused while being created, it plays: \((try? server.sinkInput(index)) ?? "gone")")
+            output.stop()
+            XCTAssertTrue(try eventually { try server.pactl("list", "short", "sink-inputs").isEmpty })
+        }
+    }
+
+    /// A source already open, so that a play creates the stream at once.
+    private func openSource() throws -> DecodeAhead {
+        let source = DecodeAhead(sineSource(seconds: 5))
+        XCTAssertTrue(eventually { if case .open = source.status { true } else { false } })
+        return source
+    }
+
     func testOneStreamAcrossTwoPlays() throws {
         let log = EventLog()
         let output = try makeOutput(log)
