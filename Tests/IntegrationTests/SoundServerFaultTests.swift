@@ -17,8 +17,13 @@ import XCTest
 ///   Pause sent meanwhile takes effect at once on the bus and, once the server runs again, at
 ///   the sink (our stream corked, silence).
 final class SoundServerFaultTests: AubadeTestCase {
-    /// The target for the audio lost or repeated across a restart.
-    static let lostOrRepeatedTarget = 0.2
+    /// The target for the audio lost or repeated across a restart. It is how soon the
+    /// daemon hears that its server died (its clock runs until then), so the test runs alone in
+    /// the plain phases (scripts/run-tests), and under a sanitizer, beside the others, it is
+    /// judged loosely (`Sanitizer.judgesTime`): ci20 saw a ThreadSanitizer daemon 0.37 s late,
+    /// the recording level with real time. Loosely still tells a resume where the music
+    /// stopped from one at the start or seconds on.
+    static var lostOrRepeatedTarget: Double { Sanitizer.judgesTime ? 0.2 : 1.0 }
     /// Far below the 3 s freeze: a reply held up by it cannot pass, a busy machine's can.
     static let replyTarget = 0.5
 
