@@ -285,7 +285,6 @@ extension OutputEngine {
             // ~150 ms, while the 2 s queue in the server still covers a busy decoder.
             var flags: Stream.Flags = [.interpolateTiming, .autoTimingUpdate, .earlyRequests]
             if corked { flags.insert(.startCorked) }
-            connectedCorked = corked
             let volume = requestedVolume.map { ChannelVolumes(channels: format.channels, volume: $0) }
             try stream.connectPlayback(attributes: attributes, flags: flags, volume: volume)
             self.stream = stream
@@ -312,10 +311,11 @@ extension OutputEngine {
         guard stream === self.stream else { return }
         switch stream.state {
         case .ready:
-            // A pause or resume that came while the server created the stream could not be
-            // sent (ci19: a Play right after a Pause, the stream left corked while the player
-            // said Playing).
-            if corked != connectedCorked {
+            // libpulse corks and uncorks only a ready stream: a pause or resume that came while
+            // the server created it was not sent, and the stream is still as it was connected
+            // (ci19: a Play right after a Pause, the stream left corked while the player said
+            // Playing).
+            if stream.isCorked != corked {
                 do throws(PulseError) {
                     try stream.cork(corked)
                 } catch {

@@ -78,9 +78,6 @@ final class OutputEngine: @unchecked Sendable {
     var streamFormat: PCMFormat?
     /// Desired cork state (pause/resume), also applied to a stream created later.
     var corked = false
-    /// The cork state the stream was connected with. libpulse corks and uncorks only a ready
-    /// stream: a pause or resume while the server creates it is applied when it is ready.
-    var connectedCorked = false
     /// Bumped by every flush or teardown so that late replies (drain, flush) are ignored.
     var generation = 0
 
