@@ -51,9 +51,8 @@ final class SoundServerRestart {
     /// kills the server.
     ///
     /// Level, because a server killed takes with it the audio it played that the recording has
-    /// not received: parec drops what it holds when its server dies. On a loaded machine that
-    /// was 0.4 s (ci17: the sound "stopped" at 2.541 s, the daemon had played to 2.936 s and
-    /// resumed there), a measure of the machine, not of the daemon.
+    /// not received (parec drops what it holds when its server dies): a recording behind real
+    /// time would read the sound as stopping early, a measure of the recorder, not the daemon.
     func kill(afterSoundFor seconds: Double) throws {
         guard let before else { throw DaemonError("kill before startRecording") }
         let wanted = before.seconds + seconds
