@@ -37,6 +37,10 @@ final class SnapcastOutputTests: XCTestCase {
         return output
     }
 
+    /// Within 30 ms of the server's read plus the buffer; under a sanitizer within 100 ms
+    /// (`Sanitizer.judgesTime`): there the fake server's reading thread, slowed and beside the
+    /// other tests, takes its own time late (ci27 under ThreadSanitizer: the start 34 ms
+    /// "before" it, and −34, −39 ms in earlier stops), which measures the sanitizer and the load.
     func testTheStartIsAnnouncedABufferAfterTheServerReadIt() throws {
         reader = try FakeSnapserverReader(path: fifo)
         let log = EventLog()
@@ -47,7 +51,7 @@ final class SnapcastOutputTests: XCTestCase {
         let firstRead = try XCTUnwrap(reader?.readTime(ofByte: 0))
         let late = (started - firstRead).seconds - 0.2
         print(String(format: "started %.1f ms after the server read the first byte plus the buffer", late * 1000))
-        XCTAssertEqual(late, 0, accuracy: 0.03)
+        XCTAssertEqual(late, 0, accuracy: Sanitizer.judgesTime ? 0.03 : 0.1)
     }
 
     /// The regression of a resume that began inside a frame (the rooms heard full-scale noise).
