@@ -424,4 +424,25 @@ final class HarnessTests: AubadeTestCase {
         let change = audio.pitchChange(in: 0..<audio.samples.count, fromHalfPeriod: rate / 880, toHalfPeriod: rate / 1320)
         XCTAssertEqual((change ?? 0) / rate, 3.0, accuracy: 0.01, "the change of pitch is at 3 s, not at the glitch")
     }
+
+    /// The amplitude counts magnitudes instead of sorting them; it must pick the element the
+    /// sort picked, for recorded samples (whole, within 16 bits) and for anything else.
+    func testTheAmplitudeIsTheSorted99thPercentileOfTheMagnitudes() {
+        func sorted99th(_ samples: [Double], _ range: Range<Int>) -> Double {
+            let magnitudes = samples[range].map(abs).sorted()
+            return magnitudes[Int(Double(magnitudes.count - 1) * 0.99)]
+        }
+        var generator = SystemRandomNumberGenerator()
+        let recorded = (0..<20_000).map { _ in Double(Int16.random(in: .min ... .max, using: &generator)) }
+        let quiet = [Double](repeating: 0, count: 500) + [-32_768, 32_767, 7, -7]
+        let fractional = recorded.map { $0 / 3 }
+        let outOfRange = recorded + [-70_000, 90_000]
+        for samples in [recorded, quiet, fractional, outOfRange] {
+            let audio = ToneAnalysis(samples: samples)
+            for range in [0..<samples.count, 3..<samples.count / 2, 1..<2, 0..<100] {
+                XCTAssertEqual(audio.amplitude(in: range), sorted99th(samples, range), "\(range) of \(samples.count) samples")
+            }
+            XCTAssertEqual(audio.amplitude(in: 5..<5), 0)
+        }
+    }
 }
