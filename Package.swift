@@ -82,7 +82,12 @@ let package = Package(
         // private buses and sound servers, the daemon under test, the one bus client, processes
         // stopped by PID, test music (sox, lame, flac, oggenc, ffmpeg), the test servers (HTTP,
         // icecast2, snapserver) and their Python scripts (Scripts/, resources).
-        .target(name: "TestSupport", dependencies: ["DBusKit"], path: "Tests/TestSupport",
+        // The tests' arithmetic on recorded sound (tones, their gaps, clicks and changes of pitch,
+        // two rooms' lag), built optimised in every build: it walks millions of samples a test,
+        // and unoptimised, one Snapcast test's cross-correlation took seconds of CPU (-O: 15
+        // times less). Pure Swift on Foundation, no XCTest.
+        .target(name: "SoundAnalysis", path: "Tests/SoundAnalysis", swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "TestSupport", dependencies: ["DBusKit", "SoundAnalysis"], path: "Tests/TestSupport",
                 exclude: ["README.md"], resources: [.copy("Scripts")]),
 
         .executableTarget(name: "aubade-ffmpeg", dependencies: ["FFmpegKit", "FFmpegWire"]),
@@ -93,7 +98,7 @@ let package = Package(
         // process then loaded (about 40 ms of CPU each, some 1,450 processes a make test). The
         // tests run the helper as aubade does, the binary beside them, which every build of the
         // tests builds (swift build --build-tests and swift test build all targets).
-        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "Handoff", "TestSupport"]),
+        .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "Handoff", "TestSupport", "SoundAnalysis"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
@@ -109,7 +114,7 @@ let package = Package(
         // in virtual time.
         .testTarget(name: "DaemonTests", dependencies: ["aubade", "Handoff", "PlayerCore", "TestSupport"]),
     ] + (sanitizedRunnerOnly ? [] : [
-        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit", "TestSupport"]),
-        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["aubade", "DBusKit", "TestSupport", "SoundAnalysis"]),
+        .testTarget(name: "BenchmarkTests", dependencies: ["aubade", "PulseKit", "TestSupport", "SoundAnalysis"]),
     ])
 )

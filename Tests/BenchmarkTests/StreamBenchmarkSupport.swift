@@ -1,4 +1,5 @@
 import Foundation
+import SoundAnalysis
 @testable import TestSupport
 
 // Tools of the stream benchmark (StreamBenchmarkTests): the station's tone files, finding where

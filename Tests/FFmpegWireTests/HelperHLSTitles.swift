@@ -1,6 +1,7 @@
 import FFmpegClient
 import FFmpegWire
 import Foundation
+import SoundAnalysis
 @testable import TestSupport
 
 /// Plays an HLS URL straight through a helper, keeping the PCM and the titles with their byte

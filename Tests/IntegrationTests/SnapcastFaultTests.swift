@@ -1,4 +1,5 @@
 import Foundation
+import SoundAnalysis
 import XCTest
 @testable import TestSupport
 

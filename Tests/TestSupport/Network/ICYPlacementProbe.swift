@@ -1,4 +1,5 @@
 import Foundation
+import SoundAnalysis
 
 /// Where icecast put an ICY title in an AAC station's stream, against the audio it names: a
 /// raw listener (`curl` with `Icy-MetaData: 1`) records the mount; the ADTS before the metadata

@@ -1,4 +1,5 @@
 import Foundation
+import SoundAnalysis
 import XCTest
 
 /// Base of the Snapcast tests: a private snapserver (ports, configuration and pipe of its own,

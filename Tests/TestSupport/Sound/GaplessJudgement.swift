@@ -1,4 +1,5 @@
 import Foundation
+import SoundAnalysis
 import XCTest
 
 /// Judges a recording of two files cut from one continuous 440 Hz tone: within 0.5 s of the

@@ -1,4 +1,5 @@
 import Foundation
+import SoundAnalysis
 import XCTest
 
 /// How far from its first sample heard a title was published: the PropertiesChanged(Metadata)

@@ -6,7 +6,7 @@ extension ToneAnalysis {
     /// `run` spacings ending `transition` crossings before it within `tolerance` of `from` (the
     /// encoder blurs the boundary for a few milliseconds). Strict, so that a dropout or a stretch
     /// of noise is not taken for the change; every change in `range`, in order.
-    func toneChanges(in range: Range<Int>, fromHalfPeriod from: Double,
+    public func toneChanges(in range: Range<Int>, fromHalfPeriod from: Double,
                      toHalfPeriod to: Double, run: Int = 40, transition: Int = 30,
                      tolerance: Double = 2) -> [Double] {
         let crossings = zeroCrossings(in: range)
