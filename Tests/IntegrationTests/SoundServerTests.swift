@@ -39,6 +39,14 @@ final class SoundServerTests: AudioSessionTestCase {
         XCTAssertEqual(try Pulse.defaultSink(), "headphones")
     }
 
+    /// Both sinks still there, only the default moved: not the case the restore leaves alone.
+    func testADefaultMovedToTheSpeakersIsPutBack() throws {
+        try Pulse.pactl(["set-default-sink", "speakers"])
+        try eventually("speakers the default") { try Pulse.defaultSink() == "speakers" }
+        try Pulse.restoreStandardSinks()
+        XCTAssertEqual(try Pulse.defaultSink(), "headphones")
+    }
+
     /// The recorder and the measure the unplug test relies on: a monitor that hears a known
     /// length of tone reports about that length.
     func testSoundDurationMeasuresAKnownTone() throws {

@@ -10,8 +10,10 @@ class AudioSessionTestCase: AubadeTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        print("sound server: \(server.rawValue) (\((try? Pulse.serverName()) ?? "?"))")
-        // A test that crashed half-way may have left a sink unloaded.
+        // Its kind only: the name and version pactl gives cost a pactl a test (SoundServerTests
+        // checks and prints them).
+        print("sound server: \(server.rawValue)")
+        // An earlier test of this process (one without --parallel) may have left a sink changed.
         try Pulse.restoreStandardSinks()
     }
 

@@ -122,6 +122,9 @@ extension Pulse {
     /// (missing ones reloaded), any other null sink unloaded, `headphones` the default.
     /// Polls until the server (and on PipeWire WirePlumber, which picks the default) agrees.
     static func restoreStandardSinks(timeout: TimeInterval = 10) throws {
+        // Most tests change no sink: two pactl calls find the sinks as they were (the loop below
+        // makes five, and every audio-session test restores twice, thousands of pactl a run).
+        if Set(try sinkNames().values) == ["headphones", "speakers"], (try? defaultSink()) == "headphones" { return }
         let modules = try nullSinkModules()
         for module in modules where module.sinkName != "headphones" && module.sinkName != "speakers" {
             try pactl(["unload-module", String(module.index)])
