@@ -1,4 +1,5 @@
 import Foundation
+import SoundAnalysis
 
 /// A track whose place can be read from its sound: a 60 s sine that sweeps linearly from
 /// 300 Hz to 3300 Hz (50 Hz per second), so the frequency heard at any moment says how far into
@@ -50,14 +51,7 @@ struct SweepReading {
     let samples: [Double]
 
     init(_ recording: Data) {
-        var left: [Double] = []
-        left.reserveCapacity(recording.count / 4)
-        recording.withUnsafeBytes { buffer in
-            for offset in stride(from: 0, to: buffer.count - 3, by: 4) {
-                left.append(Double(Int16(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int16.self))))
-            }
-        }
-        samples = left
+        samples = ToneAnalysis(recording).samples
     }
 
     var seconds: Double { Double(samples.count) / Self.rate }
