@@ -165,6 +165,26 @@ final class HarnessTests: AubadeTestCase {
         XCTAssertEqual(Set(try Pulse.sinkNames().values), ["speakers", "headphones"])
     }
 
+    /// A PipeWire session starts when WirePlumber comes up late. The default sink lives in
+    /// WirePlumber's "default" metadata: until WirePlumber has made it, pipewire-pulse answers
+    /// set-default-sink with "Not supported", and scripts/audio-session, which asked once, gave
+    /// up (a make test session on a loaded machine failed to start so). Here the `wireplumber`
+    /// first on PATH starts the real one a second late, which failed every time.
+    func testAPipeWireSessionStartsWhenWirePlumberIsLate() throws {
+        let folder = TestRunDirectory.url.appendingPathComponent("late-wireplumber-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let late = folder.appendingPathComponent("wireplumber")
+        try "#!/bin/sh\nsleep 1\nexec \(try Shell.which("wireplumber")) \"$@\"\n".write(to: late, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: late.path)
+        let path = folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try Shell.run(Repository.file("scripts/audio-session").path,
+                                ["--server", "pipewire", "--", "pactl", "get-default-sink"],
+                                environment: ["PATH": path], timeout: 60)
+        XCTAssertEqual(run.status, 0, "\(run)")
+        XCTAssertEqual(run.trimmedOutput, "headphones", "\(run)")
+    }
+
     func testRecorderTellsSoundFromSilence() throws {
         let silence = try Pulse.listen(seconds: 0.5)
         XCTAssertGreaterThan(silence.frames, 0, "parec recorded nothing")
