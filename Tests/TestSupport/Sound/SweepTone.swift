@@ -48,19 +48,19 @@ struct SweepReading {
     /// Windows of 50 ms: ~15–165 periods, and the sweep moves only 2.5 Hz (50 ms) within one.
     static let windowFrames = 2205
 
-    let samples: [Double]
+    /// The recording as a tone: its samples, where it sounds, its zero crossings.
+    let tone: ToneAnalysis
+    var samples: [Double] { tone.samples }
 
     init(_ recording: Data) {
-        samples = ToneAnalysis(recording).samples
+        tone = ToneAnalysis(recording)
     }
 
     var seconds: Double { Double(samples.count) / Self.rate }
 
     /// The first and last frame louder than `threshold` (our tone peaks at ~16 400; silence is 0).
     func soundingRange(threshold: Double = 1000) -> ClosedRange<Int>? {
-        guard let first = samples.firstIndex(where: { abs($0) > threshold }),
-              let last = samples.lastIndex(where: { abs($0) > threshold }) else { return nil }
-        return first...last
+        tone.soundingRange(threshold: threshold)
     }
 
     /// The longest stretch of near silence inside the sound, in frames: where the server itself
@@ -79,11 +79,7 @@ struct SweepReading {
 
     /// The mean frequency in `range`, from its zero crossings (placed between samples).
     func frequency(in range: Range<Int>) -> Double? {
-        var crossings: [Double] = []
-        for index in range.dropFirst() where index < samples.count {
-            let (a, b) = (samples[index - 1], samples[index])
-            if (a < 0 && b >= 0) || (a >= 0 && b < 0) { crossings.append(Double(index - 1) + a / (a - b)) }
-        }
+        let crossings = tone.zeroCrossings(in: range.clamped(to: 0..<samples.count))
         guard crossings.count >= 4, let first = crossings.first, let last = crossings.last, last > first else { return nil }
         return Double(crossings.count - 1) / 2 / ((last - first) / Self.rate)
     }
