@@ -66,7 +66,19 @@ let package = Package(
         .target(name: "AudioOutput", dependencies: ["PulseKit", "PlayerCore", "Handoff"]),
         // Where bytes come from besides files: HTTP(S) streams, ICY titles, reconnecting.
         .target(name: "Inputs", dependencies: ["CurlKit", "Handoff", "Mpg123Kit", "PlayerCore", "AudioOutput", "FFmpegClient"]),
-        .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore", "Handoff"]),
+        // The seam between the one player and its front-ends (MPRIS, MPD, …): commands in as
+        // PlayerCore events, changes out as turns (snapshots before and after). Pure Swift.
+        .target(name: "FrontEnd", dependencies: ["PlayerCore"]),
+        .target(name: "MPRIS", dependencies: ["DBusKit", "PlayerCore", "FrontEnd", "Handoff"]),
+        // The music folders as a database: folders, songs and their tags, kept current (inotify),
+        // queried (find, search, list, count) from any thread through immutable snapshots.
+        .target(name: "MusicDatabase", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
+        // The MPD protocol, pure and table-tested: requests, the command table, filters,
+        // responses. No sockets, no player (MPD's src/command and src/client are the model).
+        .target(name: "MPDProtocol", dependencies: ["PlayerCore", "MusicDatabase"]),
+        // The MPD front-end: the listeners (a Unix socket, TCP), its clients, and each command
+        // carried out on the player (through FrontEnd) and the library.
+        .target(name: "MPDServer", dependencies: ["MPDProtocol", "MusicDatabase", "FrontEnd", "PlayerCore", "Handoff"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
         .target(name: "Configuration", dependencies: ["PlayerCore"]),
@@ -76,7 +88,8 @@ let package = Package(
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
-                                         "Configuration", "Inputs", "SnapcastControl"]),
+                                         "Configuration", "Inputs", "SnapcastControl", "FrontEnd", "MusicDatabase",
+                                         "MPDServer"]),
 
         // What every test target shares, one target, no copies (Tests/TestSupport/README.md):
         // private buses and sound servers, the daemon under test, the one bus client, processes
@@ -109,7 +122,9 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "TestSupport", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
         .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "Handoff"]),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "TestSupport"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "FrontEnd", "TestSupport"]),
+        .testTarget(name: "MusicDatabaseTests", dependencies: ["MusicDatabase", "PlayerCore", "Library", "TestSupport"]),
+        .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "MusicDatabase", "PlayerCore"]),
         // The daemon's own code in the test process (@testable import aubade): its guard's timers
         // in virtual time.
         .testTarget(name: "DaemonTests", dependencies: ["aubade", "Handoff", "PlayerCore", "TestSupport"]),

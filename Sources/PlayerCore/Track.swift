@@ -28,6 +28,11 @@ public struct Track: Sendable, Equatable {
     public var lengthIsEstimate = false
     /// The file's ReplayGain tags, if it has any.
     public var replayGain: ReplayGainTags?
+    /// Every other tag the file carries (composer, performer, comment, sort names, MusicBrainz
+    /// ids…: the kinds not in `TagKind.trackFields`), in `TagKind` order, for the library.
+    public var moreTags: [TagValue] = []
+    /// How the audio is stored (rate, bits, channels), when the reader knows it.
+    public var audioFormat: AudioFormatFacts?
 
     public init(location: MediaLocation, title: String? = nil, artists: [String] = [], album: String? = nil,
                 albumArtists: [String] = [], genres: [String] = [], trackNumber: Int? = nil,
@@ -64,6 +69,22 @@ public struct Track: Sendable, Equatable {
     public var streamURL: StreamURL? { location.streamURL }
 
     public var isStream: Bool { streamURL != nil }
+
+    /// The values of one kind of tag, as tagged (a track or disc number as its number): no
+    /// stand-ins, so an untagged title has none (`displayTitle` has one).
+    public func values(of kind: TagKind) -> [String] {
+        switch kind {
+        case .artist: return artists
+        case .albumArtist: return albumArtists
+        case .title: return title.map { [$0] } ?? []
+        case .album: return album.map { [$0] } ?? []
+        case .track: return trackNumber.map { [String($0)] } ?? []
+        case .disc: return discNumber.map { [String($0)] } ?? []
+        case .date: return date.map { [$0] } ?? []
+        case .genre: return genres
+        default: return moreTags.compactMap { $0.kind == kind ? $0.value : nil }
+        }
+    }
 
     /// The title to show: the tag, or the file name without its extension (a name that is
     /// not UTF-8 is read as Windows-1252/Latin-1: `caf\xE9.mp3` → "café", see

@@ -1,0 +1,1 @@
+// The MPD protocol, pure: see the module comment in Package.swift.

@@ -1,0 +1,1 @@
+// The MPD front-end: see Package.swift.
