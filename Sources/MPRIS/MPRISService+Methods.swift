@@ -54,7 +54,7 @@ extension MPRISService {
                     self?.hostForExtensions.handle(.open(tracks))
                     reply(.success([]))
                 case .failure(let error):
-                    reply(.failure(error))
+                    reply(.failure(DBusError(error)))
                 }
             }
         } catch {

@@ -1,4 +1,5 @@
 internal import DBusKit
+public import FrontEnd
 internal import PlayerCore
 
 /// org.mpris.MediaPlayer2.Playlists: the saved playlists, listed and activated.
@@ -29,7 +30,7 @@ extension MPRISService {
             guard let playlist = host.playlists.first(where: { $0.objectPath == path }) else {
                 throw .invalidArgs("no playlist \(path)")
             }
-            host.activatePlaylist(playlist) { result in reply(result.map { [] }) }
+            host.activatePlaylist(playlist) { result in reply(result.map { [] }.mapError(DBusError.init)) }
         } catch {
             reply(.failure(error))
         }
@@ -90,7 +91,7 @@ extension MPRISService {
         do throws(DBusError) {
             try expect("s", message)
             guard case .string(let name)? = try message.arguments().first else { throw .invalidArgs("SaveAsPlaylist takes s") }
-            hostForExtensions.saveQueue(asPlaylist: name) { result in reply(result.map { [] }) }
+            hostForExtensions.saveQueue(asPlaylist: name) { result in reply(result.map { [] }.mapError(DBusError.init)) }
         } catch {
             reply(.failure(error))
         }

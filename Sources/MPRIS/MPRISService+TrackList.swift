@@ -55,7 +55,7 @@ extension MPRISService {
                     self?.hostForExtensions.handle(.addTracks(tracks, at: place, makeCurrent: makeCurrent))
                     reply(.success([]))
                 case .failure(let error):
-                    reply(.failure(error))
+                    reply(.failure(DBusError(error)))
                 }
             }
         } catch {
@@ -74,7 +74,12 @@ extension MPRISService {
                      [Metadata.value(for: entry), .objectPath(previous.map(TrackPath.path(for:)) ?? TrackPath.noTrack)])
                 previous = id
             }
-        case .added, .replaced:
+        case .removedSeveral(let ids) where ids.count <= Self.trackAddedSignalLimit:
+            for id in ids {
+                emit(member: "TrackRemoved", interface: MPRISNames.trackListInterface, [.objectPath(TrackPath.path(for: id))])
+            }
+        case .added, .replaced, .removedSeveral, .reordered:
+            // MPRIS has no signal for a new order; many changes at once are one replacement.
             emit(member: "TrackListReplaced", interface: MPRISNames.trackListInterface,
                  [tracksValue(queue), .objectPath(current.map(TrackPath.path(for:)) ?? TrackPath.noTrack)])
         case .removed(let id):

@@ -1,4 +1,5 @@
 public import DBusKit
+public import FrontEnd
 public import PlayerCore
 
 /// Serves MPRIS 2.2 (root, Player, TrackList, Playlists) on `/org/mpris/MediaPlayer2`, and
@@ -11,14 +12,14 @@ public import PlayerCore
 /// about a command within about a millisecond.
 public final class MPRISService {
     private let connection: Connection
-    private unowned let host: any MPRISHost
+    private unowned let host: any PlayerHost
     /// The guard's stream map for AudioSession1.OtherStreams; nil when the guard is off (the
     /// method is then unknown).
     public var otherStreams: (() -> DBusValue)?
     /// The paths above the player, for introspection; the guard's object joins it.
     public let tree: ObjectTree
 
-    public init(connection: Connection, host: any MPRISHost) throws(DBusError) {
+    public init(connection: Connection, host: any PlayerHost) throws(DBusError) {
         self.connection = connection
         self.host = host
         // Everything else (/, /org, …) only answers Introspect, so `busctl tree` can find us.
@@ -237,5 +238,5 @@ public final class MPRISService {
         .unknownMethod("no method \(member) on \(message.interface ?? "any interface")")
     }
 
-    var hostForExtensions: any MPRISHost { host }
+    var hostForExtensions: any PlayerHost { host }
 }

@@ -58,6 +58,10 @@ public enum TrackListChange: Sendable, Equatable {
     /// These entries were inserted, in order, after `after` (nil: at the start).
     case added([EntryID], after: EntryID?)
     case removed(EntryID)
+    /// These entries were removed at once.
+    case removedSeveral([EntryID])
+    /// The same entries in another order.
+    case reordered
     /// What is known about this entry changed (its cover was found).
     case metadataChanged(EntryID)
     /// The whole queue is new.
@@ -69,6 +73,8 @@ public enum QueuePlace: Sendable, Equatable {
     case atStart
     case after(EntryID)
     case atEnd
+    /// At this index of the queue (0 is the start; past the end is the end).
+    case position(Int)
 }
 
 public enum OtherPlayerCommand: String, Sendable, Equatable {

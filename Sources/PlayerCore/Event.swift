@@ -14,7 +14,7 @@ public enum Event: Sendable, Equatable {
     public var isTransportCommand: Bool {
         switch self {
         case .play, .pause, .playPause, .stop, .next, .previous, .seek, .setPosition, .open, .goTo,
-             .replaceQueue: return true
+             .replaceQueue, .playEntry, .seekEntry: return true
         default: return false
         }
     }
@@ -24,6 +24,12 @@ public enum Event: Sendable, Equatable {
     /// Absolute seek (MPRIS SetPosition): ignored unless `entry` is current and 0 ≤ position ≤ length.
     case setPosition(EntryID, Microseconds)
     case setLoopStatus(LoopStatus)
+    /// MPD's repeat, single and consume (repeat and single are the LoopStatus: `SingleMode`).
+    case setRepeat(Bool)
+    case setSingle(SingleMode)
+    /// Each entry is removed from the queue once it has played.
+    case setConsume(Bool)
+    case setReplayGainMode(ReplayGainMode)
     case setShuffle(Bool)
     case setVolume(Double)
     /// MPRIS Rate; only 1.0 is supported, and 0.0 acts like Pause (as the spec asks).
@@ -40,6 +46,22 @@ public enum Event: Sendable, Equatable {
     case removeTrack(EntryID)
     /// MPRIS TrackList.GoTo: jumps to the entry, keeping the playback status.
     case goTo(EntryID)
+    /// MPD `play`/`playid`: plays the entry from its start, whatever the status.
+    case playEntry(EntryID)
+    /// MPD `seek`/`seekid`: the entry at this position, playing unless paused.
+    case seekEntry(EntryID, to: Microseconds)
+    /// MPD `move`/`moveid`: these entries (consecutive in the queue) go to `position` of the
+    /// queue they leave behind.
+    case moveEntries([EntryID], toPosition: Int)
+    /// MPD `swap`/`swapid`.
+    case swapEntries(EntryID, EntryID)
+    /// MPD `delete` of a range, `deleteid`: as RemoveTrack, for many at once.
+    case removeEntries([EntryID])
+    /// MPD `shuffle`: the entries at these positions of the queue in a random order (the
+    /// current one, when among them, first).
+    case shuffleQueue(Range<Int>?)
+    /// MPD `prio`/`prioid`.
+    case setPriority([EntryID], UInt8)
     /// A new queue (a playlist activated or loaded): stops, replaces, and plays when asked.
     case replaceQueue([Track], play: Bool)
     /// Puts back what was saved: same track, Paused at the saved position.

@@ -38,6 +38,14 @@ public struct PlayQueue: Sendable, Equatable {
 
     public func contains(_ id: EntryID) -> Bool { entryIndex[id] != nil }
 
+    func entryIndex(of id: EntryID) -> Int? { entryIndex[id] }
+
+    /// Replaces the entries and the play order in one step (one rebuild of each index).
+    mutating func setEntries(_ new: [QueueEntry], order: [EntryID]) {
+        entries = new
+        playOrder = order
+    }
+
     private static func positions<S: Sequence>(of ids: S) -> [EntryID: Int] where S.Element == EntryID {
         var positions: [EntryID: Int] = [:]
         positions.reserveCapacity(ids.underestimatedCount)
@@ -110,6 +118,12 @@ public struct PlayQueue: Sendable, Equatable {
     public func predecessor(of id: EntryID) -> EntryID? {
         guard let index = entryIndex[id], index > 0 else { return nil }
         return entries[index - 1].id
+    }
+
+    /// Changes an entry's own facts (its priority), never its id.
+    mutating func updateEntry(_ id: EntryID, _ change: (inout QueueEntry) -> Void) {
+        guard let index = entryIndex[id] else { return }
+        change(&entries[index])
     }
 
     mutating func update(_ id: EntryID, _ change: (inout Track) -> Void) {

@@ -20,6 +20,11 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var policy = AudioSessionPolicy()
     /// What the output does to the current track's samples (ReplayGain; unity when off).
     public var replayGain = ReplayGainDecision.unity
+    /// Changes whenever the queue's entries or their play order do (`PlayQueue.revision`).
+    public var queueRevision: UInt64 = 0
+    /// MPD's single and consume (repeat is `loopStatus != .none`).
+    public var single = SingleMode.off
+    public var consume = false
 
     public init(status: PlaybackStatus, loopStatus: LoopStatus, shuffle: Bool, volume: Double,
                 current: QueueEntry?, canGoNext: Bool, canGoPrevious: Bool, canPlay: Bool,

@@ -35,11 +35,19 @@ extension PlayerState {
             return entryID == currentID ? currentBecameAudible(at: now) : []
         }
         upcoming.removeFirst(index + 1)
+        let previous = currentID
         currentID = entryID
         forgetLiveFacts(except: entryID)
         clock.freeze(at: now)
         clock.set(0, at: now)
         if status == .playing { clock.start(at: now) }
+        return (previous.map { trackPlayedOut($0, next: entryID) } ?? []) + startedPlaying(entryID)
+    }
+
+    /// An entry is heard from its start: its MPD priority has done its work.
+    mutating func startedPlaying(_ entryID: EntryID) -> [Effect] {
+        guard queue.entry(entryID)?.priority ?? 0 != 0 else { return [] }
+        queue.updateEntry(entryID) { $0.priority = 0 }
         return []
     }
 
@@ -63,7 +71,8 @@ extension PlayerState {
     mutating func outputNeedsNext(after entryID: EntryID) -> [Effect] {
         // A question about an entry the output no longer holds (it was flushed meanwhile).
         guard status != .stopped, entryID == lastHandedToOutput else { return [] }
-        guard let next = entry(following: entryID) else { return [.output(.endOfQueue)] }
+        // Single without repeat pauses before the next track: nothing is joined to this one.
+        guard !pausesAfterCurrent, let next = entry(following: entryID) else { return [.output(.endOfQueue)] }
         // No gapless join into or out of a stream: its format is known only once it is
         // connected, and a station is no album. The output drains, then `outputFinished`
         // starts the next entry in a stream of its own format.
@@ -74,12 +83,7 @@ extension PlayerState {
 
     mutating func outputFinished(_ entryID: EntryID, at now: Instant) -> [Effect] {
         guard status != .stopped, entryID == lastHandedToOutput else { return [] }
-        // The queue or the loop setting may have changed since the output was told that
-        // nothing follows: what follows now plays (after a short gap, the stream was drained).
-        if let next = entry(following: entryID) {
-            return start(next, from: 0, playing: true, at: now)
-        }
-        return endOfQueue(at: now)
+        return trackEnded(entryID, at: now)
     }
 
     mutating func outputFailed(_ entryID: EntryID, reason: String) -> [Effect] {
@@ -124,11 +128,17 @@ extension PlayerState {
         return effects
     }
 
-    /// The current track reached its end some other way than the output running dry
-    /// (a seek past the end): move on as the loop setting says.
+    /// The current track reached its end (the output ran dry, or a seek went past the end):
+    /// move on as the loop setting says. The queue or the loop setting may have changed since
+    /// the output was told that nothing follows: what follows now plays (after a short gap,
+    /// the stream was drained). Single without repeat pauses at the start of the next track.
     mutating func trackEnded(_ entryID: EntryID, at now: Instant) -> [Effect] {
-        guard let next = entry(following: entryID) else { return endOfQueue(at: now) }
-        return start(next, from: 0, playing: status == .playing, at: now)
+        let pausing = pausesAfterCurrent
+        let next = entry(following: entryID)
+        let played = trackPlayedOut(entryID, next: next?.id)
+        guard let next else { return played + endOfQueue(at: now) }
+        return played + start(next, from: 0, playing: status == .playing && !pausing, at: now)
+            + startedPlaying(next.id)
     }
 
     /// After a change of what follows (loop, shuffle), the entries already handed to the

@@ -8,6 +8,7 @@ extension PlayerState {
         case .atStart: ids = queue.insertAtStart(tracks)
         case .after(let anchor): ids = queue.insert(tracks, after: queue.contains(anchor) ? anchor : nil)
         case .atEnd: ids = queue.insert(tracks, after: nil)
+        case .position(let index): ids = queue.insert(tracks, atPosition: index)
         }
         var effects: [Effect] = warnings + [.trackList(.added(ids, after: ids.first.flatMap(queue.predecessor(of:))))]
         if currentID == nil, let first = ids.first { select(first, at: now) }

@@ -54,7 +54,9 @@ extension PlayerState {
         let target = forward ? queue.entry(after: currentID, wrapping: wrapping)
                              : queue.entry(before: currentID, wrapping: wrapping)
         guard let target, let entry = queue.entry(target) else { return [] }
-        return jump(to: entry, at: now)
+        // Consume: Next leaves the skipped entry behind, as mpd does.
+        let skipped = forward && status != .stopped ? consumed(currentID, next: target) : []
+        return skipped + jump(to: entry, at: now)
     }
 
     /// Makes `entry` current from its start, keeping the playback status.

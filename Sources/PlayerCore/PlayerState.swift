@@ -11,6 +11,10 @@ public struct PlayerState: Sendable, Equatable {
     public internal(set) var status = PlaybackStatus.stopped
     public internal(set) var loopStatus = LoopStatus.none
     public internal(set) var shuffle = false
+    /// MPD's single (with the LoopStatus: see `SingleMode`).
+    public internal(set) var single = SingleMode.off
+    /// MPD's consume: each entry leaves the queue once it has played.
+    public internal(set) var consume = false
     public internal(set) var volume = 1.0
     /// The entry playing, paused, or selected while stopped.
     public internal(set) var currentID: EntryID?
@@ -66,6 +70,9 @@ public struct PlayerState: Sendable, Equatable {
             canPlay: hasCurrent, canPause: hasCurrent, canSeek: hasCurrent && (current?.track.isStream != true || current?.live?.isSeekable == true),
             route: output.route ?? soundServer.flatMap(AudioRoute.init(facts:)), pauseReason: pauseReason, policy: policy)
         snapshot.replayGain = current.map(replayGainDecision(for:)) ?? .unity
+        snapshot.queueRevision = queue.revision
+        snapshot.single = single
+        snapshot.consume = consume
         return snapshot
     }
 
@@ -114,7 +121,11 @@ public struct PlayerState: Sendable, Equatable {
         case .previous: return skip(forward: false, at: now)
         case .seek(let offset): return seek(by: offset, at: now)
         case .setPosition(let entry, let position): return setPosition(position, of: entry, at: now)
-        case .setLoopStatus(let loop): loopStatus = loop; return reconcileUpcoming(at: now)
+        case .setLoopStatus(let loop): return setLoopStatus(loop, at: now)
+        case .setRepeat(let on): return setRepeat(on, at: now)
+        case .setSingle(let mode): return setSingle(mode, at: now)
+        case .setConsume(let on): consume = on; return []
+        case .setReplayGainMode(let mode): policy.replayGain = mode; return []
         case .setShuffle(let on): return setShuffle(on) + reconcileUpcoming(at: now)
         case .setVolume(let level): return setVolume(level)
         case .setRate(let rate): return rate == 0 ? pause(at: now, reason: .user) : []
@@ -124,6 +135,13 @@ public struct PlayerState: Sendable, Equatable {
             return addTracks(tracks, at: place, makeCurrent: makeCurrent, at: now)
         case .removeTrack(let entry): return removeTrack(entry, at: now)
         case .goTo(let entry): return goTo(entry, at: now)
+        case .playEntry(let entry): return playEntry(entry, at: now)
+        case .seekEntry(let entry, let position): return seekEntry(entry, to: position, at: now)
+        case .moveEntries(let ids, let position): return moveEntries(ids, to: position, at: now)
+        case .swapEntries(let a, let b): return swapEntries(a, b, at: now)
+        case .removeEntries(let ids): return removeEntries(ids, at: now)
+        case .shuffleQueue(let range): return shuffleQueue(range, at: now)
+        case .setPriority(let ids, let priority): return setPriority(priority, of: ids, at: now)
         case .replaceQueue(let tracks, let play): return replaceQueue(with: tracks, play: play, at: now)
         case .restore(let memento): return restore(memento, at: now)
         case .artworkFound(let entry, let url):

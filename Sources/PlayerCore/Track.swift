@@ -27,12 +27,27 @@ public struct Track: Sendable, Equatable {
     /// rate); the exact one is measured later and published then.
     public var lengthIsEstimate = false
     /// The file's ReplayGain tags, if it has any.
-    public var replayGain: ReplayGainTags?
+    public var replayGain: ReplayGainTags? {
+        get { extras?.replayGain }
+        set { extras = TrackExtras.make(replayGain: newValue, moreTags: moreTags, audioFormat: audioFormat) }
+    }
     /// Every other tag the file carries (composer, performer, comment, sort names, MusicBrainz
     /// ids…: the kinds not in `TagKind.trackFields`), in `TagKind` order, for the library.
-    public var moreTags: [TagValue] = []
+    public var moreTags: [TagValue] {
+        get { extras?.moreTags ?? [] }
+        set { extras = TrackExtras.make(replayGain: replayGain, moreTags: newValue, audioFormat: audioFormat) }
+    }
     /// How the audio is stored (rate, bits, channels), when the reader knows it.
-    public var audioFormat: AudioFormatFacts?
+    public var audioFormat: AudioFormatFacts? {
+        get { extras?.audioFormat }
+        set { extras = TrackExtras.make(replayGain: replayGain, moreTags: moreTags, audioFormat: newValue) }
+    }
+    /// What most tracks of a queue lack, out of line (one reference, nil when empty).
+    ///
+    /// Also a workaround: with `Track` grown past 232 bytes, Swift 6.3.1's key paths to its
+    /// computed properties (`\Track.path`) read garbage and crashed the tests (debug build; a
+    /// stored `Int` added at the end was enough). Keep `Track` at or below that size.
+    private var extras: TrackExtras?
 
     public init(location: MediaLocation, title: String? = nil, artists: [String] = [], album: String? = nil,
                 albumArtists: [String] = [], genres: [String] = [], trackNumber: Int? = nil,

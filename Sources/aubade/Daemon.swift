@@ -4,6 +4,7 @@ import Configuration
 import DBusKit
 import Decoding
 import Dispatch
+import FrontEnd
 import Glibc
 import Library
 import MPRIS
@@ -60,15 +61,17 @@ import PlayerCore
 // the mainloop lock while holding a decode buffer's lock. A station's connection lock and a
 // transfer's locks are never held together (events are delivered with neither held).
 
-/// `aubade serve`: the player, its MPRIS face and its audio output, wired together.
+/// `aubade serve`: the player, its front-ends (MPRIS, …) and its audio output, wired together.
 ///
 /// `@unchecked Sendable`: every member is used on `coreQueue` only (checked with
 /// dispatchPrecondition at the entry points); other threads only enqueue work onto it.
-final class Daemon: MPRISHost, @unchecked Sendable {
+final class Daemon: PlayerHost, @unchecked Sendable {
     let coreQueue: DispatchQueue
     private var player = PlayerState(randomSeed: UInt64.random(in: .min ... .max))
     private let connection: Connection
     private var mpris: MPRISService?
+    /// Every face of the player (MPRIS, …): each hears of every turn (`FrontEnds`).
+    let frontEnds = FrontEnds()
     private let output: OutputBridge
     /// Reads files through the tag index (see `Server.run`).
     private let loader: QueueLoader
@@ -134,14 +137,17 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         // finds them all, and no PlaylistCount change is announced for the first listing.
         shelf.onChange = { [weak self] old, new in
             guard let self else { return }
-            self.mpris?.announcePlaylistChanges(from: old, to: new, activeBefore: self.shelf.active, activeNow: self.shelf.active)
+            self.frontEnds.playlistsDidChange(PlaylistsChange(before: old, after: new, activeBefore: self.shelf.active,
+                                                              activeAfter: self.shelf.active))
         }
         shelf.start()
         busName = try claimBusName()
         // After the bus name: a second instance finds the state folder locked and leaves it be.
         keeper.claim()
         self.settings = settings
-        mpris = try MPRISService(connection: connection, host: self)
+        let mpris = try MPRISService(connection: connection, host: self)
+        self.mpris = mpris
+        frontEnds.attach(mpris)
         output.streamSettings = StreamSettings(caFile: settings.streamCAFile)
         output.replayGain = { [unowned self] entry in
             dispatchPrecondition(condition: .onQueue(coreQueue))
@@ -166,10 +172,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             self?.mpris?.announceOtherPlayerDecision(decision)
         }
         self.guardDriver = guardDriver
-        mpris?.otherStreams = { [unowned guardDriver] in guardDriver.streamsValue }
-        if let tree = mpris?.tree {
-            guardObject = try? GuardObject(connection: connection, tree: tree) { [unowned guardDriver] in guardDriver.streamsValue }
-        }
+        mpris.otherStreams = { [unowned guardDriver] in guardDriver.streamsValue }
+        guardObject = try? GuardObject(connection: connection, tree: mpris.tree) { [unowned guardDriver] in guardDriver.streamsValue }
         let otherPlayers = OtherPlayersWatcher(connection: connection, ownNames: { [unowned self] in [busName] }) { [unowned self] event in
             handle(event)
             guardDriver.otherPlayerEvent(event)
@@ -304,7 +308,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         }
     }
 
-    // MARK: - MPRISHost
+    // MARK: - PlayerHost
 
     var snapshot: PlayerSnapshot { player.snapshot }
 
@@ -318,10 +322,12 @@ final class Daemon: MPRISHost, @unchecked Sendable {
             keeper.flush(player.memento(at: MonotonicClock.now()))
         }
         let before = player.snapshot
-        let effects = player.handle(event, at: MonotonicClock.now())
+        let now = MonotonicClock.now()
+        let effects = player.handle(event, at: now)
         for effect in effects { perform(effect) }
         let after = player.snapshot
-        mpris?.announceChanges(from: before, to: after)
+        frontEnds.playerDidTurn(PlayerTurn(event: event, before: before, after: after, effects: effects,
+                                           queue: player.queue, position: player.position(at: now)))
         keeper.noteTurn(player, seeked: effects.contains { if case .seeked = $0 { return true } else { return false } })
         if let current = after.current, current.id != before.current?.id, current.track.artURL == nil {
             lookUpCover(of: current)
@@ -342,7 +348,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
 
     var queue: PlayQueue { player.queue }
 
-    func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], DBusError>) -> Void) {
+    func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], FrontEndError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
         let loader = self.loader
         let deliver = UncheckedSendable(completion)
@@ -360,7 +366,7 @@ final class Daemon: MPRISHost, @unchecked Sendable {
                 // The URI came from the bus: capped and escaped before it is repeated.
                 let text = "\(EchoText.safe(uri)): \(EchoText.safe(error.reason))"
                 Log.warning(text)
-                coreQueue.async { deliver.value(.failure(DBusError.invalidArgs(text))) }
+                coreQueue.async { deliver.value(.failure(.invalidArgument(text))) }
             }
         }
     }
@@ -368,14 +374,14 @@ final class Daemon: MPRISHost, @unchecked Sendable {
     var playlists: [PlaylistDescription] { shelf.playlists }
     var activePlaylist: PlaylistDescription? { shelf.active }
 
-    func saveQueue(asPlaylist name: String, completion: @escaping (Result<Void, DBusError>) -> Void) {
+    func saveQueue(asPlaylist name: String, completion: @escaping (Result<Void, FrontEndError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
         shelf.save(name: name, tracks: player.queue.entries.map(\.track), completion: completion)
     }
 
-    func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void) {
+    func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, FrontEndError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(coreQueue))
-        guard let info = shelf.info(for: playlist) else { return completion(.failure(.invalidArgs("no playlist \(playlist.objectPath)"))) }
+        guard let info = shelf.info(for: playlist) else { return completion(.failure(.notFound("no playlist \(playlist.objectPath)"))) }
         let folder = shelf.folder
         let loader = self.loader
         let deliver = UncheckedSendable(completion)
@@ -389,8 +395,8 @@ final class Daemon: MPRISHost, @unchecked Sendable {
                 let before = self.shelf.active
                 self.shelf.active = playlist
                 self.handle(.replaceQueue(tracks, play: true))
-                self.mpris?.announcePlaylistChanges(from: self.shelf.playlists, to: self.shelf.playlists,
-                                                    activeBefore: before, activeNow: playlist)
+                self.frontEnds.playlistsDidChange(PlaylistsChange(before: self.shelf.playlists, after: self.shelf.playlists,
+                                                                  activeBefore: before, activeAfter: playlist))
                 deliver.value(.success(()))
             }
         }
@@ -468,27 +474,22 @@ final class Daemon: MPRISHost, @unchecked Sendable {
         switch effect {
         case .output(let command):
             output.perform(command, volume: player.volume)
-        case .seeked(let position):
-            mpris?.announceSeeked(position)
+        case .seeked:
+            break  // the front-ends announce it (`PlayerTurn`)
         case .log(let level, let message):
             Log.write(level, message)
         case .routeChanged(let change):
             Log.info("route change (\(change.reason.rawValue)): \(change.previous?.description ?? "none") → \(change.current?.description ?? "none")")
-            mpris?.announceRouteChange(change)
         case .interruptionBegan:
             Log.info("interruption began")
-            mpris?.announceInterruptionBegan()
         case .interruptionEnded(let shouldResume):
             Log.info("interruption ended\(shouldResume ? "; resuming" : "")")
-            mpris?.announceInterruptionEnded(shouldResume: shouldResume)
         case .trackList(let change):
             if case .added(let ids, _) = change, let last = ids.last { lastAddedEntry = last }
-            mpris?.announceTrackListChange(change, queue: player.queue, current: player.currentID)
         case .readyForSleep:
             readyForSleep()
         case .categoryDecision(let decision):
             Log.info("category \(player.policy.category.rawValue): \(decision)")
-            mpris?.announceCategoryDecision(decision)
         case .commandOtherPlayer(let name, let command):
             otherPlayers?.command(name, command)
         case .scheduleHandBack(let delay):

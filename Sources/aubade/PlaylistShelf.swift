@@ -1,5 +1,6 @@
 import DBusKit
 import Dispatch
+import FrontEnd
 import FoundationEssentials
 import MPRIS
 import Persistence
@@ -97,7 +98,7 @@ final class PlaylistShelf: @unchecked Sendable {
     func info(for playlist: PlaylistDescription) -> PlaylistInfo? { infos[playlist.objectPath] }
 
     /// Writes the playlist on the loading queue (it fsyncs); `completion` runs on the core queue.
-    func save(name: String, tracks: [Track], completion: @escaping (Result<Void, DBusError>) -> Void) {
+    func save(name: String, tracks: [Track], completion: @escaping (Result<Void, FrontEndError>) -> Void) {
         let folder = self.folder
         let deliver = UncheckedSendable(completion)
         loadingQueue.async { [self] in
@@ -115,7 +116,7 @@ final class PlaylistShelf: @unchecked Sendable {
                     reload { deliver.value(.success(())) }
                     watch()  // The first save may have created the folder.
                 case .failure(let error):
-                    deliver.value(.failure(.invalidArgs("cannot save the playlist \"\(name)\": \(error)")))
+                    deliver.value(.failure(.invalidArgument("cannot save the playlist \"\(name)\": \(error)")))
                 }
             }
         }

@@ -1,6 +1,7 @@
 import DBusKit
 import Dispatch
 import Foundation
+import FrontEnd
 import MPRIS
 @testable import PlayerCore
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// MPRISService in this process, on a private bus, with a host that runs a real `PlayerState`
 /// as the daemon does (each call one turn, then PropertiesChanged): the wire behaviour of MPRIS
 /// and of Aubade's own object in milliseconds, without the daemon or a sound server.
-final class HostOnABus: MPRISHost, @unchecked Sendable {
+final class HostOnABus: PlayerHost, @unchecked Sendable {
     let bus: PrivateBus
     let serviceQueue = DispatchQueue(label: "test.mpris.service")
     let clientQueue = DispatchQueue(label: "test.mpris.client")
@@ -46,7 +47,7 @@ final class HostOnABus: MPRISHost, @unchecked Sendable {
         bus.stop()
     }
 
-    // MARK: MPRISHost (on serviceQueue)
+    // MARK: PlayerHost (on serviceQueue)
 
     var snapshot: PlayerSnapshot { player.snapshot }
     var position: Microseconds { player.position(at: Instant(microseconds: 0)) }
@@ -58,20 +59,20 @@ final class HostOnABus: MPRISHost, @unchecked Sendable {
         events.append(event)
         let before = player.snapshot
         let effects = player.handle(event, at: Instant(microseconds: 0))
-        for case .seeked(let position) in effects { service.announceSeeked(position) }
-        service.announceChanges(from: before, to: player.snapshot)
+        service.playerDidTurn(PlayerTurn(event: event, before: before, after: player.snapshot, effects: effects,
+                                         queue: player.queue, position: position))
     }
 
-    func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], DBusError>) -> Void) {
-        completion(.failure(.invalidArgs("no files in this test")))
+    func loadTracks(forURI uri: String, completion: @escaping (Result<[Track], FrontEndError>) -> Void) {
+        completion(.failure(.invalidArgument("no files in this test")))
     }
 
-    func saveQueue(asPlaylist name: String, completion: @escaping (Result<Void, DBusError>) -> Void) {
+    func saveQueue(asPlaylist name: String, completion: @escaping (Result<Void, FrontEndError>) -> Void) {
         completion(.success(()))
     }
 
-    func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, DBusError>) -> Void) {
-        completion(.failure(.invalidArgs("no playlists")))
+    func activatePlaylist(_ playlist: PlaylistDescription, completion: @escaping (Result<Void, FrontEndError>) -> Void) {
+        completion(.failure(.invalidArgument("no playlists")))
     }
 
     // MARK: The client

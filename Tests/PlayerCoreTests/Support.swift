@@ -151,3 +151,15 @@ struct Player {
         return order
     }
 }
+
+/// Swift 6.3.1 miscompiles key paths to computed properties of a `Track` larger than 232 bytes
+/// (`\Track.path` read garbage and crashed): see `Track.extras`. This keeps it from growing
+/// back past that by accident.
+@Suite struct TrackSizeTests {
+    @Test func aTrackStaysWithinTheSizeItsKeyPathsSurvive() {
+        #expect(MemoryLayout<Track>.size <= 232)
+        let track = Track(path: "/a.mp3", title: "A")
+        #expect(track[keyPath: \Track.path] == "/a.mp3")
+        #expect([QueueEntry(id: EntryID(1), track: track)].map(\.track.path) == ["/a.mp3"])
+    }
+}

@@ -1,1 +1,0 @@
-// Front-ends of the one player: see Package.swift.
