@@ -49,20 +49,31 @@ struct RawID3v2Tag {
         }
         var found: [ID3UniqueFileID] = []
         for _ in 0..<Self.frameLimit {
-            guard found.count < Self.uniqueFileIDLimit, let frame = nextFrame(&cursor, major: major) else { break }
-            if let id = frame { found.append(id) }
+            guard found.count < Self.uniqueFileIDLimit else { break }
+            switch nextFrame(&cursor, major: major) {
+            case .end: return found
+            case .other: continue
+            case .uniqueFileID(let id): found.append(id)
+            }
         }
         return found
     }
 
-    /// Reads one frame: nil at the end (padding, or a frame that does not fit), `.some(nil)`
-    /// for a frame that is not a readable UFID.
-    private func nextFrame(_ cursor: inout Cursor, major: UInt8) -> ID3UniqueFileID?? {
+    /// What one step of the walk found.
+    private enum Frame {
+        /// Padding, junk where a frame id should be, or a frame that does not fit.
+        case end
+        /// Another frame, or a UFID that cannot be read (compressed, malformed).
+        case other
+        case uniqueFileID(ID3UniqueFileID)
+    }
+
+    private func nextFrame(_ cursor: inout Cursor, major: UInt8) -> Frame {
         let headerLength = major == 2 ? 6 : 10
-        guard let header = cursor.read(headerLength) else { return nil }
+        guard let header = cursor.read(headerLength) else { return .end }
         let idLength = major == 2 ? 3 : 4
         // Padding (zeros) or junk where the next frame id should be: the frames are over.
-        guard header.prefix(idLength).allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else { return nil }
+        guard header.prefix(idLength).allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else { return .end }
         let size: Int?
         switch major {
         case 2: size = Int(header[3]) << 16 | Int(header[4]) << 8 | Int(header[5])
@@ -70,14 +81,14 @@ struct RawID3v2Tag {
         case 4: size = Self.syncsafe(header[4], header[5], header[6], header[7]) ?? Self.bigEndian(header[4..<8])
         default: size = Self.bigEndian(header[4..<8])
         }
-        guard let size, size <= cursor.remainingAtMost else { return nil }
+        guard let size, size <= cursor.remainingAtMost else { return .end }
         let isUniqueFileID = header.prefix(idLength).elementsEqual((major == 2 ? "UFI" : "UFID").utf8)
-        guard isUniqueFileID, size <= Self.uniqueFileIDBodyLimit else { return cursor.skip(size) ? .some(nil) : nil }
-        guard var body = cursor.read(size) else { return nil }
+        guard isUniqueFileID, size <= Self.uniqueFileIDBodyLimit else { return cursor.skip(size) ? .other : .end }
+        guard var body = cursor.read(size) else { return .end }
         if major >= 3 {
-            guard Self.strip(flags: header[9], major: major, from: &body) else { return .some(nil) }
+            guard Self.strip(flags: header[9], major: major, from: &body) else { return .other }
         }
-        return .some(Self.uniqueFileID(body))
+        return Self.uniqueFileID(body).map(Frame.uniqueFileID) ?? .other
     }
 
     /// Takes the bytes the frame's format flags put in front of its body away, and undoes its
