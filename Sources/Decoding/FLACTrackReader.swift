@@ -13,7 +13,8 @@ enum FLACTrackReader {
     /// PICTURE blocks read while looking for the front cover.
     static let pictureReadLimit = 8
 
-    /// The track, with its exact length from STREAMINFO (`total_samples` at the file's rate).
+    /// The track, with its exact length from STREAMINFO (`total_samples` at the file's rate)
+    /// and its format (rate, bits, channels).
     ///
     /// Throws "not a FLAC file: …" without a valid STREAMINFO, "truncated or damaged
     /// metadata" when the blocks end early, "no audio in it" for a stream of zero samples.
@@ -41,6 +42,8 @@ enum FLACTrackReader {
         var track = VorbisCommentMapping.track(path: path, comments: (comments ?? []).compactMap(VorbisCommentMapping.split))
         let format = PCMFormat(sampleRate: info.sampleRate, channels: info.channels)
         track.length = info.totalSamples > 0 ? format.duration(ofFrames: Int64(clamping: info.totalSamples)) : nil
+        // The stream's own bits (libFLAC decodes to them; 16 is only what playback converts to).
+        track.audioFormat = AudioFormatFacts(sampleRate: info.sampleRate, bitsPerSample: info.bitsPerSample, channels: info.channels)
         return track
     }
 

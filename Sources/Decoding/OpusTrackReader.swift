@@ -22,6 +22,11 @@ enum OpusTrackReader {
         let comments = OggComments.pairs { file.forEachComment(link: 0, $0) }
         var track = VorbisCommentMapping.track(path: path, comments: comments)
         track.length = links.duration
+        // Opus stores no bit depth (float, as Vorbis) and decodes at 48 kHz whatever rate the
+        // encoder was fed.
+        track.audioFormat = links.links.first.map {
+            AudioFormatFacts(sampleRate: OpusStreamInfo.sampleRate, bitsPerSample: nil, channels: $0.format.channels)
+        }
         if track.replayGain == nil {
             let gains = R128Gain.replayGain(comments: comments)
             track.replayGain = gains.isEmpty ? nil : gains

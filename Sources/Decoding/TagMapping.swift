@@ -1,14 +1,14 @@
 import Mpg123Kit
 import PlayerCore
 
-/// Turns raw ID3 values into `Track` fields: ID3v2 first, ID3v1 as the fallback.
+/// Turns raw ID3 values into `Track` fields and `moreTags`: ID3v2 first, ID3v1 as the fallback.
 ///
 /// Multiple values are split only where the tag itself separates them (NUL in ID3v2.4);
 /// "/" is left alone because it is part of real names ("AC/DC").
 enum TagMapping {
     static func track(path: FilePath, tags: ID3Tags) -> Track {
         let v1 = tags.version1
-        return Track(
+        var track = Track(
             path: path,
             title: text(tags, "TIT2") ?? nonEmpty(v1?.title),
             artists: list(tags, "TPE1", fallback: v1?.artist),
@@ -19,6 +19,8 @@ enum TagMapping {
             discNumber: tags.firstValue(of: "TPOS").flatMap(leadingNumber),
             // TDRC is ID3v2.4's recording time, TYER the ID3v2.3 year.
             date: text(tags, "TDRC") ?? text(tags, "TYER") ?? nonEmpty(v1?.year))
+        track.moreTags = moreTags(tags)
+        return track
     }
 
     private static func text(_ tags: ID3Tags, _ id: String) -> String? {

@@ -34,7 +34,8 @@ public enum TrackReader {
     }
 
     /// Opens the file, checks it really is MP3 audio (at least one frame decodes), reads its
-    /// tags into a `Track`, its length and its ReplayGain (TXXX frames, else the LAME tag).
+    /// tags into a `Track`, its length, its ReplayGain (TXXX frames, else the LAME tag) and
+    /// the format it decodes to.
     ///
     /// Empty files, tag-only files, random bytes, a WAV named .mp3, missing and unreadable
     /// files, FIFOs and device nodes all throw, with reasons such as "file not found",
@@ -45,7 +46,8 @@ public enum TrackReader {
     /// (ID3v1): the length is exact when a Xing/Info or VBRI frame counts the frames, else an
     /// estimate from the size and bit rate (`lengthIsEstimate`; `measureLength` makes it exact).
     static func readMP3(path: FilePath) throws(DecodingError) -> Track {
-        let handle = try Mpg123Handle.opened(path: path, randomAccess: true)
+        // The raw tag: for its UFID frame (the MusicBrainz recording id), which libmpg123 skips.
+        let handle = try Mpg123Handle.opened(path: path, flags: .rawID3, randomAccess: true)
         let format = try probe(handle, path: path)
         let tags: ID3Tags
         do {
@@ -56,6 +58,9 @@ public enum TrackReader {
         let head = try FileHead.read(path: path, count: MP3InfoHeader.searchLength, skippingID3v2: true)
         let info = MP3InfoHeader.parse(head.bytes)
         var track = TagMapping.track(path: path, tags: tags)
+        // What the decoder hands on: libmpg123 set to signed 16-bit at the file's rate.
+        track.audioFormat = AudioFormatFacts(sampleRate: format.sampleRate, bitsPerSample: PCMFormat.bytesPerSample * 8,
+                                             channels: format.channels)
         let present = head.fileSize - head.offset
         var samples: Int64?
         var counted = false

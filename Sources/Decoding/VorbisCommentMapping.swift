@@ -1,7 +1,7 @@
 import PlayerCore
 
 /// Turns Vorbis comments (FLAC, Ogg Vorbis, Opus: `KEY=value`, keys case-insensitive, any key
-/// may repeat) into `Track` fields and ReplayGain tags.
+/// may repeat) into `Track` fields, `moreTags` and ReplayGain tags.
 ///
 /// Several values of one key are several entries (two ARTIST comments → two xesam:artist).
 /// Values are trimmed; empty ones are ignored. A comment is at most `valueLimit` characters
@@ -15,10 +15,12 @@ public enum VorbisCommentMapping {
     /// `comments` as `(key, value)` pairs (the adapter splits `KEY=value` at the first "=").
     public static func track(path: FilePath, comments: [(key: String, value: String)]) -> Track {
         var values: [String: [String]] = [:]
+        var more = MoreTags()
         for (key, value) in comments.prefix(commentLimit) {
+            let name = key.uppercased()
+            if let kind = moreTagKinds[name] { more.add(kind, value) }
             let trimmed = trim(String(value.prefix(valueLimit)))
             guard !trimmed.isEmpty else { continue }
-            let name = key.uppercased()
             if values[name, default: []].count < listLimit { values[name, default: []].append(trimmed) }
         }
         func first(_ key: String) -> String? { values[key]?.first }
@@ -39,8 +41,22 @@ public enum VorbisCommentMapping {
             albumGain: first("REPLAYGAIN_ALBUM_GAIN").flatMap(ReplayGainTags.gain(parsing:)),
             albumPeak: first("REPLAYGAIN_ALBUM_PEAK").flatMap(ReplayGainTags.peak(parsing:)))
         track.replayGain = gains.isEmpty ? nil : gains
+        track.moreTags = more.values
         return track
     }
+
+    /// Comment keys (upper-case) of the kinds `Track` has no field for, as mpd 0.23 reads them:
+    /// each kind's MPD name ("COMPOSER", "ALBUMARTISTSORT", "MUSICBRAINZ_TRACKID"…), and
+    /// first the Xiph names it knows (XiphTags.cxx): DESCRIPTION is a comment, MOVEMENTNAME
+    /// the movement's name and MOVEMENT its number.
+    static let moreTagKinds: [String: TagKind] = {
+        var kinds: [String: TagKind] = [:]
+        for kind in TagKind.allCases where !TagKind.trackFields.contains(kind) { kinds[kind.rawValue.uppercased()] = kind }
+        kinds["DESCRIPTION"] = .comment
+        kinds["MOVEMENTNAME"] = .movement
+        kinds["MOVEMENT"] = .movementNumber
+        return kinds
+    }()
 
     /// Splits one raw `KEY=value` comment; nil without "=" or with an empty key.
     public static func split(_ comment: String) -> (key: String, value: String)? {

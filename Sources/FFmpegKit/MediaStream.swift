@@ -16,6 +16,9 @@ public struct MediaStream: Sendable {
     /// perhaps fewer channels than the decoder will deliver).
     public var sampleRate: Int
     public var channels: Int
+    /// The sample size the container declares (`bits_per_coded_sample`): ALAC's 16 or 24 from
+    /// its `stsd` entry; a lossy codec's is a placeholder (AAC says 16). 0 when not given.
+    public var bitsPerCodedSample: Int
     /// The stream's time base as a fraction of a second.
     public var timeBase: (numerator: Int32, denominator: Int32)
     /// In `timeBase` units, when the container knows it (an MP4 edit list's length).
@@ -43,6 +46,7 @@ public struct MediaStream: Sendable {
         codecName = avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
         sampleRate = Int(parameters.sample_rate)
         channels = Int(parameters.ch_layout.nb_channels)
+        bitsPerCodedSample = Int(max(0, parameters.bits_per_coded_sample))
         timeBase = (stream.pointee.time_base.num, stream.pointee.time_base.den)
         duration = stream.pointee.duration == aubade_AV_NOPTS_VALUE || stream.pointee.duration <= 0 ? nil : stream.pointee.duration
         startTime = stream.pointee.start_time == aubade_AV_NOPTS_VALUE ? nil : stream.pointee.start_time

@@ -17,6 +17,9 @@ public struct TrackFacts: Sendable, Equatable {
     /// FFmpeg's names and the values as stored: "title", "artist", "album_artist", "album",
     /// "track" ("3/12"), "disc", "date", "genre", "replaygain_track_gain"…, "iTunSMPB".
     public var tags: [Tag]
+    /// The sample size the container declares (ALAC: 16 or 24); lossy codecs declare a
+    /// placeholder, so only a lossless codec's means anything. nil when not given.
+    public var bitsPerSample: Int?
 
     public struct Tag: Sendable, Equatable {
         public var key: String
@@ -28,7 +31,7 @@ public struct TrackFacts: Sendable, Equatable {
     }
 
     public init(codecName: String, sampleRate: Int, channels: Int, lengthMicroseconds: Int64?,
-                lengthIsEstimate: Bool, hasCover: Bool, bytesRead: Int64 = 0, tags: [Tag]) {
+                lengthIsEstimate: Bool, hasCover: Bool, bytesRead: Int64 = 0, tags: [Tag], bitsPerSample: Int? = nil) {
         self.codecName = codecName
         self.sampleRate = sampleRate
         self.channels = channels
@@ -37,6 +40,7 @@ public struct TrackFacts: Sendable, Equatable {
         self.hasCover = hasCover
         self.bytesRead = bytesRead
         self.tags = tags
+        self.bitsPerSample = bitsPerSample
     }
 
     /// At most this many tags, each value at most `valueLimit` bytes, travel.
@@ -58,6 +62,8 @@ public struct TrackFacts: Sendable, Equatable {
                 writer.string(String(decoding: tag.key.utf8.prefix(256), as: UTF8.self))
                 writer.string(String(decoding: tag.value.utf8.prefix(Self.valueLimit), as: UTF8.self))
             }
+            // Last, so the frames written before it read the same up to here.
+            writer.u8(UInt8(clamping: bitsPerSample ?? 0))
         }
     }
 
@@ -77,5 +83,8 @@ public struct TrackFacts: Sendable, Equatable {
         var tags: [Tag] = []
         for _ in 0..<count { tags.append(Tag(try reader.string(), try reader.string())) }
         self.tags = tags
+        let bits = Int(try reader.u8())
+        guard bits <= 64 else { throw .malformed("\(bits) bits per sample") }
+        bitsPerSample = bits > 0 ? bits : nil
     }
 }

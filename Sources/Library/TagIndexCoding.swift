@@ -9,12 +9,18 @@ import PlayerCore
 /// file, which is then rebuilt. Nothing traps, nothing allocates more than the file's size.
 enum TagIndexCoding {
     static let magic = Array("AUBADE-TAGINDEX\n".utf8)
-    static let version: UInt32 = 1
+    /// 2: tracks carry `moreTags` and `audioFormat`. A file of version 1 is ignored with one
+    /// log line and rebuilt as files are read (its tracks lack those tags).
+    static let version: UInt32 = 2
     static let headerLength = 16 + 4 + 4 + 8 + 8
     /// Caps on one entry's fields: more than any real tag, little enough to bound memory.
     static let maximumText = 64 * 1024
     static let maximumValues = 256
     static let maximumPath = 64 * 1024
+    /// `moreTags` of one track: every kind at its reader's cap (32 values) fits.
+    static let maximumMoreTags = 1_024
+    /// A kind's name ("MUSICBRAINZ_RELEASETRACKID" is the longest today).
+    static let maximumKindName = 64
 
     struct Corrupt: Error, Equatable {
         var reason: String
@@ -36,15 +42,25 @@ enum TagIndexCoding {
     /// 10 000 artists is simply not indexed: it is read from its file each time).
     static func isStorable(_ entry: TagIndexEntry) -> Bool {
         let t = entry.track
-        let texts = [t.title, t.album, t.date].compactMap { $0 } + t.artists + t.albumArtists + t.genres
+        let texts = [t.title, t.album, t.date].compactMap { $0 } + t.artists + t.albumArtists + t.genres + t.moreTags.map(\.value)
         let gain = t.replayGain
+        let format = t.audioFormat
         return entry.key.path.count <= maximumPath && !entry.key.path.isEmpty
             && texts.allSatisfy { $0.utf8.count <= maximumText }
             && [t.artists, t.albumArtists, t.genres].allSatisfy { $0.count <= maximumValues }
             && (t.length ?? 0) >= 0 && (t.trackNumber ?? 1) > 0 && (t.discNumber ?? 1) > 0
             && [gain?.trackGain, gain?.albumGain].allSatisfy { $0.map(ReplayGainTags.plausibleGain.contains) ?? true }
             && [gain?.trackPeak, gain?.albumPeak].allSatisfy { $0.map(ReplayGainTags.plausiblePeak.contains) ?? true }
+            && t.moreTags.count <= maximumMoreTags
+            && format.map { Self.sampleRates.contains($0.sampleRate) && Self.channelCounts.contains($0.channels)
+                && ($0.bitsPerSample.map(Self.sampleSizes.contains) ?? true) } ?? true
     }
+
+    /// What an `AudioFormatFacts` may hold in the file (a rate in 32 bits, bits and channels
+    /// in 8, 0 bits meaning float).
+    static let sampleRates = 1...Int(UInt32.max)
+    static let sampleSizes = 1...Int(UInt8.max)
+    static let channelCounts = 1...Int(UInt8.max)
 
     /// Bytes one entry takes in the file (to keep the file under its size bound).
     static func encodedSize(_ entry: TagIndexEntry) -> Int {
@@ -75,7 +91,7 @@ enum TagIndexCoding {
 
     private enum Field: UInt16 {
         case title = 1, album = 2, trackNumber = 4, discNumber = 8, date = 16, length = 32, lengthIsEstimate = 64,
-             trackGain = 128, trackPeak = 256, albumGain = 512, albumPeak = 1024
+             trackGain = 128, trackPeak = 256, albumGain = 512, albumPeak = 1024, audioFormat = 2048
     }
 
     private static func encode(_ entry: TagIndexEntry, into w: inout ByteWriter) {
@@ -91,6 +107,7 @@ enum TagIndexCoding {
         mark(.discNumber, t.discNumber != nil); mark(.date, t.date != nil); mark(.length, t.length != nil)
         mark(.lengthIsEstimate, t.lengthIsEstimate); mark(.trackGain, gain?.trackGain != nil)
         mark(.trackPeak, gain?.trackPeak != nil); mark(.albumGain, gain?.albumGain != nil); mark(.albumPeak, gain?.albumPeak != nil)
+        mark(.audioFormat, t.audioFormat != nil)
         w.u16(present)
         if let title = t.title { w.text(title) }
         w.texts(t.artists)
@@ -103,6 +120,18 @@ enum TagIndexCoding {
         if let length = t.length { w.u64(UInt64(bitPattern: length)) }
         for value in [gain?.trackGain, gain?.trackPeak, gain?.albumGain, gain?.albumPeak] {
             if let value { w.u64(value.bitPattern) }
+        }
+        // A kind by its MPD name: a kind added to TagKind needs nothing here, and a name this
+        // build does not know (a newer build's file) rejects the file.
+        w.u16(UInt16(clamping: t.moreTags.count))
+        for tag in t.moreTags.prefix(Int(UInt16.max)) {
+            w.text(tag.kind.rawValue)
+            w.text(tag.value)
+        }
+        if let format = t.audioFormat {
+            w.u32(UInt32(clamping: format.sampleRate))
+            w.u8(UInt8(clamping: format.bitsPerSample ?? 0))
+            w.u8(UInt8(clamping: format.channels))
         }
     }
 
@@ -135,7 +164,27 @@ enum TagIndexCoding {
         if has(.albumGain) { gain.albumGain = try r.double(in: ReplayGainTags.plausibleGain) }
         if has(.albumPeak) { gain.albumPeak = try r.double(in: ReplayGainTags.plausiblePeak) }
         if gain != ReplayGainTags() { track.replayGain = gain }
+        track.moreTags = try decodeMoreTags(&r)
+        if has(.audioFormat) {
+            let rate = Int(try r.u32()), bits = Int(try r.u8()), channels = Int(try r.u8())
+            guard sampleRates.contains(rate), channelCounts.contains(channels) else {
+                throw Corrupt(reason: "format \(rate):\(bits):\(channels)")
+            }
+            track.audioFormat = AudioFormatFacts(sampleRate: rate, bitsPerSample: bits > 0 ? bits : nil, channels: channels)
+        }
         return TagIndexEntry(key: key, track: track, lastUsed: lastUsed)
+    }
+
+    private static func decodeMoreTags(_ r: inout IndexReader) throws(Corrupt) -> [TagValue] {
+        let count = Int(try r.u16())
+        guard count <= maximumMoreTags else { throw Corrupt(reason: "\(count) more tags") }
+        var tags: [TagValue] = []
+        for _ in 0..<count {
+            let name = String(decoding: try r.data(limit: maximumKindName), as: UTF8.self)
+            guard let kind = TagKind(rawValue: name) else { throw Corrupt(reason: "unknown tag kind") }
+            tags.append(TagValue(kind, try r.text()))
+        }
+        return tags
     }
 
     /// FNV-1a, 64 bits: catches a flipped or lost byte; not a defence against forgery (the
@@ -151,6 +200,7 @@ enum TagIndexCoding {
 struct ByteWriter {
     var bytes: [UInt8] = []
 
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
     mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
     mutating func u32(_ value: UInt32) { for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) } }
     mutating func u64(_ value: UInt64) { for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) } }
@@ -185,6 +235,7 @@ struct IndexReader {
         try take(width).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
+    mutating func u8() throws(TagIndexCoding.Corrupt) -> UInt8 { UInt8(try unsigned(1)) }
     mutating func u16() throws(TagIndexCoding.Corrupt) -> UInt16 { UInt16(try unsigned(2)) }
     mutating func u32() throws(TagIndexCoding.Corrupt) -> UInt32 { UInt32(try unsigned(4)) }
     mutating func u64() throws(TagIndexCoding.Corrupt) -> UInt64 { try unsigned(8) }

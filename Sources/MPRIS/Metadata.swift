@@ -25,6 +25,11 @@ enum Metadata {
         if let album = track.album, !album.isEmpty { fields.append(("xesam:album", .string(album))) }
         if !track.albumArtists.isEmpty { fields.append(("xesam:albumArtist", .stringArray(track.albumArtists))) }
         if !track.genres.isEmpty { fields.append(("xesam:genre", .stringArray(track.genres))) }
+        // Both are lists in the spec (as): a work may have two composers, a file two comments.
+        let composers = track.values(of: .composer)
+        if !composers.isEmpty { fields.append(("xesam:composer", .stringArray(composers))) }
+        let comments = track.values(of: .comment)
+        if !comments.isEmpty { fields.append(("xesam:comment", .stringArray(comments))) }
         if let number = track.trackNumber, let value = Int32(exactly: number) {
             fields.append(("xesam:trackNumber", .int32(value)))
         }

@@ -15,6 +15,12 @@ extension ID3Tags {
                 guard let extra = v2.extra?[index] else { return nil }
                 return ID3UserText(description: Self.values(extra.description).first ?? "", values: Self.values(extra.text))
             }
+            comments = (0..<v2.comments).compactMap { index in
+                // libmpg123 lists COMM frames here (USLT lyrics go with the text frames).
+                guard let comment = v2.comment_list?[index], Self.frameID(comment.id) == "COMM" else { return nil }
+                return ID3Comment(language: Self.language(comment.lang), description: Self.values(comment.description).first ?? "",
+                                  text: Self.firstString(comment.text))
+            }
             pictures = (0..<v2.pictures).compactMap { index in
                 guard let picture = v2.picture?[index] else { return nil }
                 let data = picture.data.map { Array(UnsafeBufferPointer(start: $0, count: picture.size)) } ?? []
@@ -33,6 +39,20 @@ extension ID3Tags {
     private static func frameID(_ id: (CChar, CChar, CChar, CChar)) -> String {
         let bytes = [id.0, id.1, id.2, id.3].map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The three letters of a COMM frame's language (not NUL-terminated), NULs dropped.
+    private static func language(_ code: (CChar, CChar, CChar)) -> String {
+        let bytes = [code.0, code.1, code.2].map { UInt8(bitPattern: $0) }.filter { $0 != 0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text up to its first NUL: a comment is one string (ID3v2's "full text"), and what
+    /// follows a NUL in it is not part of it.
+    static func firstString(_ string: mpg123_string) -> String {
+        guard let p = string.p, string.fill > 1 else { return "" }
+        let bytes = UnsafeRawBufferPointer(start: p, count: string.fill - 1)
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// The NUL-separated UTF-8 strings of an `mpg123_string` (`fill` counts the final NUL).

@@ -12,13 +12,19 @@ public struct ID3Tags: Sendable, Equatable {
     public var pictures: [ID3Picture]
     /// TXXX frames (user-defined text: ReplayGain, MusicBrainz ids…), in file order.
     public var userTexts: [ID3UserText]
+    /// COMM frames, in file order.
+    public var comments: [ID3Comment]
+    /// UFID frames, in file order (only read with `Mpg123Flags.rawID3`).
+    public var uniqueFileIDs: [ID3UniqueFileID]
 
     public init(textFrames: [ID3TextFrame] = [], version1: ID3v1Tag? = nil, pictures: [ID3Picture] = [],
-                userTexts: [ID3UserText] = []) {
+                userTexts: [ID3UserText] = [], comments: [ID3Comment] = [], uniqueFileIDs: [ID3UniqueFileID] = []) {
         self.textFrames = textFrames
         self.version1 = version1
         self.pictures = pictures
         self.userTexts = userTexts
+        self.comments = comments
+        self.uniqueFileIDs = uniqueFileIDs
     }
 
     /// The first non-empty value of the TXXX frame whose description is `description`,
@@ -27,6 +33,14 @@ public struct ID3Tags: Sendable, Equatable {
         let wanted = description.lowercased()
         return userTexts.lazy.filter { $0.description.lowercased() == wanted }
             .flatMap(\.values).first { !$0.isEmpty }
+    }
+
+    /// Every non-empty value of the TXXX frames whose description is `description` (compared
+    /// as `userText(_:)` does), in file order.
+    public func userTexts(_ description: String) -> [String] {
+        let wanted = description.lowercased()
+        return userTexts.lazy.filter { $0.description.lowercased() == wanted }
+            .flatMap(\.values).filter { !$0.isEmpty }
     }
 
     /// All non-empty values of the ID3v2 frames with this four-letter `id`, in file order.

@@ -11,4 +11,8 @@ public struct Mpg123Flags: OptionSet, Sendable {
     public static let picture = Mpg123Flags(rawValue: Int(MPG123_PICTURE.rawValue))
     /// `MPG123_QUIET`: no printouts on stderr; a daemon reports errors itself.
     public static let quiet = Mpg123Flags(rawValue: Int(MPG123_QUIET.rawValue))
+    /// `MPG123_STORE_RAW_ID3`: keep the ID3v2 tag's bytes as read, for the frames libmpg123
+    /// does not parse (UFID). The handle holds the whole tag, pictures included, until it is
+    /// closed; libmpg123 reads all of it into memory anyway, so this costs time held, not more.
+    public static let rawID3 = Mpg123Flags(rawValue: Int(MPG123_STORE_RAW_ID3.rawValue))
 }

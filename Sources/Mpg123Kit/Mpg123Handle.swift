@@ -214,7 +214,8 @@ public final class Mpg123Handle {
     /// The file's ID3v1 and ID3v2 tags as parsed so far (`mpg123_meta_check` + `mpg123_id3`).
     ///
     /// ID3v2 is seen once the first frame was parsed (e.g. after `outputFormat()`), ID3v1
-    /// after `scan()`. Pictures are only present with `Mpg123Flags.picture`.
+    /// after `scan()`. Pictures are only present with `Mpg123Flags.picture`, UFID frames with
+    /// `Mpg123Flags.rawID3`.
     public func tags() throws(Mpg123Error) -> ID3Tags {
         guard mpg123_meta_check(raw) & MPG123_ID3 != 0 else { return ID3Tags() }
         var v1: UnsafeMutablePointer<mpg123_id3v1>? = nil
@@ -223,7 +224,9 @@ public final class Mpg123Handle {
         guard rc == MPG123_OK.rawValue else {
             throw Mpg123Error(function: "mpg123_id3", code: rc, handle: raw)
         }
-        return ID3Tags(v1: v1?.pointee, v2: v2?.pointee)
+        var tags = ID3Tags(v1: v1?.pointee, v2: v2?.pointee)
+        tags.uniqueFileIDs = try rawUniqueFileIDs()
+        return tags
     }
 }
 

@@ -35,7 +35,8 @@ enum TrackProbe {
         let tags = (input.metadata + stream.metadata).map { TrackFacts.Tag($0.key, $0.value) }
         return TrackFacts(codecName: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels,
                           lengthMicroseconds: length, lengthIsEstimate: estimate,
-                          hasCover: input.streams.contains { $0.kind == .attachedPicture }, bytesRead: source.bytesRead, tags: tags)
+                          hasCover: input.streams.contains { $0.kind == .attachedPicture }, bytesRead: source.bytesRead, tags: tags,
+                          bitsPerSample: stream.bitsPerCodedSample > 0 ? stream.bitsPerCodedSample : nil)
     }
 
     static func cover(descriptor: Int32, formatName: String?) throws(HelperFailure) -> (mimeType: String, data: [UInt8])? {

@@ -87,8 +87,11 @@ import Testing
     @Test func payloadsRoundTrip() throws {
         let facts = TrackFacts(codecName: "alac", sampleRate: 44_100, channels: 2, lengthMicroseconds: 3_000_000,
                                lengthIsEstimate: false, hasCover: true, bytesRead: 51_200,
-                               tags: [.init("title", "Café"), .init("track", "3/12")])
+                               tags: [.init("title", "Café"), .init("track", "3/12")], bitsPerSample: 24)
         #expect(try TrackFacts(facts.frame) == facts)
+        var untold = facts
+        untold.bitsPerSample = nil
+        #expect(try TrackFacts(untold.frame) == untold)
         let format = WireFormat(sampleRate: 48_000, channels: 2, exactFrames: 132_300, codecName: "aac")
         #expect(try WireFormat(format.frame) == format)
         let title = WireTitle(byteOffset: 4096, text: "Ann - Song", artist: "Ann", title: "Song")

@@ -19,6 +19,9 @@ import Testing
                               trackNumber: 3, discNumber: 1, date: "2001", length: 180_000_000)
             track.lengthIsEstimate = true
             track.replayGain = ReplayGainTags(trackGain: -6.5, trackPeak: 0.9, albumGain: -7, albumPeak: nil)
+            track.moreTags = [TagValue(.artistSort, "A, The"), TagValue(.composer, "Bach"), TagValue(.composer, "Händel"),
+                              TagValue(.comment, "a comment"), TagValue(.musicBrainzTrackID, "9e3a5f3c-0001")]
+            track.audioFormat = AudioFormatFacts(sampleRate: 44100, bitsPerSample: 24, channels: 2)
             return track
         }
     }
@@ -54,9 +57,70 @@ import Testing
         let second = index(dir)
         let again = try paths.map { (path) throws(DecodingError) in try second.track(at: path, reading: reader.read) }
         #expect(reader.count == 3, "a hit reads no file")
-        #expect(again == read, "every field survives the file: tags, length, estimate, ReplayGain")
+        #expect(again == read, "every field survives the file: tags, length, estimate, ReplayGain, more tags, format")
         #expect(again[0].lengthIsEstimate)
         #expect(again[0].replayGain?.albumGain == -7)
+        #expect(again[0].values(of: .composer) == ["Bach", "Händel"])
+        #expect(again[0].audioFormat?.description == "44100:24:2")
+    }
+
+    @Test func anIndexOfTheFirstVersionIsIgnoredWithOneLineAndRebuilt() throws {
+        let dir = try Fixtures.makeDirectory()
+        let paths = try files(2, in: dir)
+        let reader = CountingReader()
+        let first = index(dir)
+        for path in paths { _ = try first.track(at: path, reading: reader.read) }
+        first.saveNow()
+        // The same file as version 1 wrote it, as far as its header says (its entries lack the
+        // more tags, which version 1 never had).
+        var bytes = try Fixtures.contents(of: first.path)
+        bytes.replaceSubrange(TagIndexCoding.magic.count..<TagIndexCoding.magic.count + 4, with: [0, 0, 0, 1])
+        try Fixtures.write(bytes, to: first.path)
+        let log = LogLines()
+        let old = index(dir, log: log)
+        for path in paths { _ = try old.track(at: path, reading: reader.read) }
+        #expect(reader.count == 4, "nothing believed from an old index")
+        #expect(log.all.count == 1, "\(log.all)")
+        #expect(log.all.first?.contains("version 1") == true, "\(log.all)")
+    }
+
+    @Test func anUnknownTagKindRejectsTheFile() throws {
+        let path: FilePath = "/music/x.flac"
+        var track = Track(path: path, title: "T")
+        track.moreTags = [TagValue(.composer, "Bach")]
+        let entry = TagIndexEntry(key: TagIndexKey(path: path.bytes, size: 1, modificationNanoseconds: 2, inode: 3),
+                                  track: track, lastUsed: 4)
+        let bytes = TagIndexCoding.encode([entry])
+        #expect((try? TagIndexCoding.decode(bytes, maximumEntries: 10)) == [entry])
+        // A newer build's kind ("Composxr" here), with a checksum that matches: refused.
+        var body = Array(bytes[TagIndexCoding.headerLength...])
+        let name = Array("Composer".utf8)
+        let at = try #require((0...(body.count - name.count)).first { Array(body[$0..<$0 + name.count]) == name })
+        body[at + 6] = UInt8(ascii: "x")
+        var header = Array(bytes[..<(TagIndexCoding.headerLength - 8)])
+        let sum = TagIndexCoding.checksum(body[...])
+        header += (0..<8).map { UInt8((sum >> (56 - 8 * UInt64($0))) & 0xFF) }
+        #expect(throws: TagIndexCoding.Corrupt(reason: "unknown tag kind")) {
+            try TagIndexCoding.decode(header + body, maximumEntries: 10)
+        }
+    }
+
+    @Test func moreTagsAndFormatsBeyondTheCapsAreNotStored() {
+        let path: FilePath = "/music/x.flac"
+        func storable(_ change: (inout Track) -> Void) -> Bool {
+            var track = Track(path: path, title: "T")
+            change(&track)
+            return TagIndexCoding.isStorable(TagIndexEntry(key: TagIndexKey(path: path.bytes, size: 1, modificationNanoseconds: 2,
+                                                                            inode: 3), track: track, lastUsed: 4))
+        }
+        #expect(storable { $0.moreTags = (0..<TagIndexCoding.maximumMoreTags).map { TagValue(.composer, "C\($0)") } })
+        #expect(!storable { $0.moreTags = (0...TagIndexCoding.maximumMoreTags).map { TagValue(.composer, "C\($0)") } })
+        #expect(!storable { $0.moreTags = [TagValue(.comment, String(repeating: "x", count: TagIndexCoding.maximumText + 1))] })
+        #expect(storable { $0.audioFormat = AudioFormatFacts(sampleRate: 48000, bitsPerSample: nil, channels: 2) })
+        #expect(!storable { $0.audioFormat = AudioFormatFacts(sampleRate: 0, bitsPerSample: 16, channels: 2) })
+        #expect(!storable { $0.audioFormat = AudioFormatFacts(sampleRate: 44100, bitsPerSample: 16, channels: 0) })
+        #expect(!storable { $0.audioFormat = AudioFormatFacts(sampleRate: 44100, bitsPerSample: 300, channels: 2) })
+        #expect(!storable { $0.audioFormat = AudioFormatFacts(sampleRate: 44100, bitsPerSample: 0, channels: 2) })
     }
 
     @Test func aTouchedOrReplacedFileIsReadAgain() throws {
@@ -188,6 +252,8 @@ import Testing
         let path: FilePath = "/music/x.mp3"
         var track = Track(path: path, title: "T", artists: ["A"], length: 5)
         track.replayGain = ReplayGainTags(trackGain: 1)
+        track.moreTags = [TagValue(.composer, "C"), TagValue(.musicBrainzWorkID, "w")]
+        track.audioFormat = AudioFormatFacts(sampleRate: 48000, bitsPerSample: nil, channels: 1)
         let entry = TagIndexEntry(key: TagIndexKey(path: path.bytes, size: 1, modificationNanoseconds: 2, inode: 3),
                                   track: track, lastUsed: 4)
         let bytes = TagIndexCoding.encode([entry, entry])

@@ -4,10 +4,15 @@ import Testing
 import PlayerCore
 
 @Suite struct MetadataTests {
-    let tagged = QueueEntry(id: EntryID(7), track: Track(
-        path: "/music/A b/ü.mp3", title: "Alpha", artists: ["Ann", "Bo"], album: "Demo",
-        albumArtists: ["Various"], genres: ["Rock"], trackNumber: 3, discNumber: 1, date: "2009",
-        length: 3_000_000, artURL: "file:///cache/covers/ab.jpg"))
+    let tagged: QueueEntry = {
+        var track = Track(
+            path: "/music/A b/ü.mp3", title: "Alpha", artists: ["Ann", "Bo"], album: "Demo",
+            albumArtists: ["Various"], genres: ["Rock"], trackNumber: 3, discNumber: 1, date: "2009",
+            length: 3_000_000, artURL: "file:///cache/covers/ab.jpg")
+        track.moreTags = [TagValue(.artistSort, "Ann"), TagValue(.composer, "Bach"), TagValue(.composer, "Handel"),
+                          TagValue(.comment, "Live"), TagValue(.musicBrainzTrackID, "9e3a")]
+        return QueueEntry(id: EntryID(7), track: track)
+    }()
 
     private func field(_ key: String, of entry: QueueEntry?) -> DBusValue? {
         Metadata.fields(for: entry).first { $0.0 == key }?.1
@@ -18,6 +23,7 @@ import PlayerCore
             "mpris:trackid": "o", "mpris:length": "x", "xesam:title": "s", "xesam:url": "s",
             "xesam:artist": "as", "xesam:album": "s", "xesam:albumArtist": "as", "xesam:genre": "as",
             "xesam:trackNumber": "i", "xesam:discNumber": "i", "xesam:contentCreated": "s", "mpris:artUrl": "s",
+            "xesam:composer": "as", "xesam:comment": "as",
         ]
         let fields = Metadata.fields(for: tagged)
         #expect(Set(fields.map(\.0)) == Set(expected.keys))
@@ -33,6 +39,8 @@ import PlayerCore
         #expect(field("xesam:artist", of: tagged) == .stringArray(["Ann", "Bo"]))
         #expect(field("xesam:trackNumber", of: tagged) == .int32(3))
         #expect(field("xesam:url", of: tagged) == .string("file:///music/A%20b/%C3%BC.mp3"))
+        #expect(field("xesam:composer", of: tagged) == .stringArray(["Bach", "Handel"]))
+        #expect(field("xesam:comment", of: tagged) == .stringArray(["Live"]))
     }
 
     @Test func untaggedFileIsTitledByItsName() {
@@ -40,6 +48,8 @@ import PlayerCore
         #expect(field("xesam:title", of: entry) == .string("c tone"))
         #expect(field("xesam:artist", of: entry) == nil)
         #expect(field("mpris:length", of: entry) == nil)
+        #expect(field("xesam:composer", of: entry) == nil)
+        #expect(field("xesam:comment", of: entry) == nil)
     }
 
     @Test func noTrackWhenTheQueueIsEmpty() {

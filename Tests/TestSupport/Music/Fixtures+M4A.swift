@@ -107,7 +107,8 @@ extension Fixtures {
         }
     }
 
-    /// Sets iTunes freeform atoms (`NAME=VALUE`, under com.apple.iTunes) with mutagen.
+    /// Sets iTunes freeform atoms (`NAME=VALUE`, under com.apple.iTunes) with mutagen; a pair
+    /// `atom:NAME=VALUE` sets the text atom NAME (the sort atoms "soar", "soco"…).
     public static func setFreeformAtoms(_ path: String, _ pairs: [String]) throws {
         // Debian's python3-mutagen is in the system python.
         try run(PythonScript.interpreter, [try PythonScript.path("m4a_tags"), path] + pairs)

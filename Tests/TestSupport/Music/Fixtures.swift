@@ -72,15 +72,18 @@ public enum Fixtures {
     }
 
     /// An ID3v2 tag (version 3 or 4) with UTF-8 (v2.4) or Latin-1 (v2.3) text frames.
-    /// Values are joined with NUL, which ID3v2.4 uses to separate multiple values.
-    public static func id3v2Tag(version: UInt8 = 4, frames: [(String, [String])]) -> [UInt8] {
+    /// Values are joined with NUL, which ID3v2.4 uses to separate multiple values (and which
+    /// separates a TXXX's description from its value, a COMM's language+description from its
+    /// text: ("COMM", ["eng", "Text"])). `rawFrames` follow with their bodies as given (UFID).
+    public static func id3v2Tag(version: UInt8 = 4, frames: [(String, [String])],
+                                rawFrames: [(String, [UInt8])] = []) -> [UInt8] {
+        let encoding: UInt8 = version == 4 ? 3 : 0
+        let bodies = frames.map { ($0.0, [encoding] + Array($0.1.joined(separator: "\0").utf8)) } + rawFrames
         var body: [UInt8] = []
-        for (id, values) in frames {
-            let encoding: UInt8 = version == 4 ? 3 : 0
-            let text = [encoding] + Array(values.joined(separator: "\0").utf8)
+        for (id, content) in bodies {
             body += Array(id.utf8)
-            body += version == 4 ? syncsafe(text.count) : bigEndian(text.count)
-            body += [0, 0] + text
+            body += version == 4 ? syncsafe(content.count) : bigEndian(content.count)
+            body += [0, 0] + content
         }
         return Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count) + body
     }
