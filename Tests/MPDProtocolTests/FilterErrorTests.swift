@@ -40,6 +40,8 @@ import Testing
         ("find \"((artist == 'A') AND )\"", "ACK [2@0] {find} Word expected\n"),
         ("find \"((artist == 'A') AND\"", "ACK [2@0] {find} Word expected\n"),
         ("find \"((artist == 'A') AND (album == 'L')) \"", "ACK [2@0] {find} Unparsed garbage after expression\n"),
+        // mpd skips no white space after the `)` of a nested AND group.
+        ("find \"(((artist == 'A') AND (album == 'L')) AND (title == 'T'))\"", "ACK [2@0] {find} Word expected\n"),
         ("find \"(foo == 'A')\"", "ACK [2@0] {find} Unknown filter type: foo\n"),
         ("find \"(prio >= 42)\"", "ACK [2@0] {find} Unknown filter type: prio\n"),
         ("find \"(artist contains'A')\"", "ACK [2@0] {find} '==' or '!=' expected\n"),

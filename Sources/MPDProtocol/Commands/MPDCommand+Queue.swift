@@ -15,9 +15,8 @@ extension MPDCommand {
             guard range.end != nil else { throw MPDError(.argument, "Open-ended range not supported") }
             return .move(range, to: try MoveDestination.parse(a[1]))
         case "moveid":
-            // mpd looks the id up before it reads the destination; only a destination that is no
-            // number at all fails here first.
-            return .moveID(try ArgumentParser.unsigned(a[0]), to: try MoveDestination.parse(a[1]))
+            // mpd looks the id up ("No such song") before it reads the destination at all.
+            return .moveID(try ArgumentParser.unsigned(a[0]), to: MoveDestination(a[1]))
         case "swap": return .swap(try ArgumentParser.unsigned(a[0]), try ArgumentParser.unsigned(a[1]))
         case "swapid": return .swapID(try ArgumentParser.unsigned(a[0]), try ArgumentParser.unsigned(a[1]))
         case "shuffle": return .shuffle(try optionalRange(a.first))
