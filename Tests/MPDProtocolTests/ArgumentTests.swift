@@ -42,6 +42,10 @@ import Testing
         #expect(try command("seekid 3 0.0015") == .seekID(3, to: 1_000))
         #expect(try command("seek 0 1e1") == .seek(position: 0, to: 10_000_000))
         #expect(try command("seek 0 0x10") == .seek(position: 0, to: 16_000_000))
+        #expect(try command("seek 0 \" 1\"") == .seek(position: 0, to: 1_000_000))
+        #expect(try command("seek 0 +.5e1") == .seek(position: 0, to: 5_000_000))
+        guard case .seek(_, let infinite) = try command("seek 0 INF") else { throw UnexpectedCommand() }
+        #expect(infinite > 1_000_000_000_000_000)
         #expect(try command("seekcur +5") == .seekCurrent(.by(5_000_000)))
         #expect(try command("seekcur -2.25") == .seekCurrent(.by(-2_250_000)))
         #expect(try command("seekcur 30") == .seekCurrent(.to(30_000_000)))

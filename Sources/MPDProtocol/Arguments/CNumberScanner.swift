@@ -82,7 +82,7 @@ enum CNumberScanner {
         func hasWord(_ word: String, at offset: Int) -> Bool {
             word.utf8.enumerated().allSatisfy { lowercased(offset + $0.offset) == $0.element }
         }
-        var end: Int
+        let end: Int
         if hasWord("infinity", at: bodyStart) {
             end = bodyStart + 8
         } else if hasWord("inf", at: bodyStart) {
@@ -99,9 +99,7 @@ enum CNumberScanner {
         }
         // Swift's parser reads the same grammar (no white space): hand it the sign and body.
         let text = String(decoding: bytes[signStart..<end], as: UTF8.self)
-        let value = Float(text) ?? 0
-        if end == bodyStart { end = 0 }
-        return Result(value: value, end: end)
+        return Result(value: Float(text) ?? 0, end: end)
     }
 
     /// End of `digits[.digits][e[±]digits]` at `start`, or nil without a digit in the mantissa.

@@ -4,6 +4,8 @@
 /// The server runs them one by one: parse (`line.request()`, then `MPDCommand`), run, and on the
 /// first failure write its ACK and stop (closing the connection if the error says so); after
 /// each success in a `command_list_ok_begin` list write `list_OK`; after the last, `OK`.
+/// Within a list, mpd also stops at `idle` (the client is then idling; no `OK` is written) and at
+/// `close` (the connection ends), as it would for a single line.
 public struct CommandBatch: Sendable, Hashable, RandomAccessCollection {
     private let storage: [UInt8]
     private let ends: [Int]
