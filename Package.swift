@@ -78,7 +78,8 @@ let package = Package(
         .target(name: "MPDProtocol", dependencies: ["PlayerCore", "MusicDatabase"]),
         // The MPD front-end: the listeners (a Unix socket, TCP), its clients, and each command
         // carried out on the player (through FrontEnd) and the library.
-        .target(name: "MPDServer", dependencies: ["MPDProtocol", "MusicDatabase", "FrontEnd", "PlayerCore", "Handoff"]),
+        .target(name: "MPDServer", dependencies: ["MPDProtocol", "MusicDatabase", "FrontEnd", "PlayerCore", "Handoff",
+                                                  "Library", "Persistence", "Decoding"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
         .target(name: "Configuration", dependencies: ["PlayerCore"]),

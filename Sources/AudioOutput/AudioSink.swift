@@ -43,6 +43,9 @@ public protocol AudioSink: AnyObject, Sendable {
     /// The user's volume, 1.0 = 100 %.
     func setVolume(_ volume: Double)
 
+    /// Switched off (muted: nothing heard, playback goes on) or on again.
+    func setMuted(_ muted: Bool)
+
     /// Stops everything; idempotent; not from inside the events handler.
     func shutdown()
 }

@@ -51,6 +51,17 @@ extension OutputEngine: SoundServerLink.PlaybackClient {
         }
     }
 
+    /// Mutes our sink input (an output switched off), or unmutes it; the next stream starts so.
+    func setMuted(_ muted: Bool) {
+        self.muted = muted
+        guard let context, let stream, stream.state == .ready, let index = stream.index else { return }
+        do throws(PulseError) {
+            try context.setSinkInputMute(index, muted)
+        } catch {
+            // Only fails if the context is going away; the outage is reported by its state.
+        }
+    }
+
     /// Reads our sink input's volume; with `report`, a value we did not set is an external change.
     func refreshVolume(index: UInt32, report: Bool) {
         let changesBefore = volumeChanges

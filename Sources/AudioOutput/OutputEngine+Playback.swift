@@ -285,6 +285,7 @@ extension OutputEngine {
             // ~150 ms, while the 2 s queue in the server still covers a busy decoder.
             var flags: Stream.Flags = [.interpolateTiming, .autoTimingUpdate, .earlyRequests]
             if corked { flags.insert(.startCorked) }
+            if muted { flags.insert(.startMuted) }
             let volume = requestedVolume.map { ChannelVolumes(channels: format.channels, volume: $0) }
             try stream.connectPlayback(attributes: attributes, flags: flags, volume: volume)
             self.stream = stream

@@ -117,6 +117,9 @@ final class OutputEngine: @unchecked Sendable {
     var knownVolume: Volume?
     /// Set by the app before a stream existed: given to the next stream at connect time.
     var requestedVolume: Volume?
+    /// The output is switched off (MPD's disableoutput): every stream starts muted, and the
+    /// one playing is muted at once.
+    var muted = false
     /// Bumped by every volume we set: a reading asked for before our last change may still
     /// report the old level, which is not someone else's change.
     var volumeChanges = 0

@@ -155,6 +155,11 @@ public final class PulseAudioOutput: AudioSink, @unchecked Sendable {
         withEngine { $0.setVolume(Volume(fractionOfNorm: volume)) }
     }
 
+    /// Mutes the stream (the output switched off) while playback goes on; unmutes it.
+    public func setMuted(_ muted: Bool) {
+        withEngine { $0.setMuted(muted) }
+    }
+
     /// The server's index of our sink input, nil without a ready stream.
     public var streamIndex: UInt32? { withEngine { $0.stream?.index } ?? nil }
 

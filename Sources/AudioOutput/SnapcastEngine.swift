@@ -81,6 +81,9 @@ final class SnapcastEngine: @unchecked Sendable {
     var endRequested = false
     var paused = false
     var gain = SampleGain(scale: 1)
+    /// The user's volume and the output switched off: `gain` is made of both.
+    var volume = 1.0
+    var muted = false
 
     // The stream
     /// Logical offset just after the last converted byte.

@@ -84,7 +84,20 @@ public final class SnapcastOutput: AudioSink, @unchecked Sendable {
         }
     }
 
-    public func setVolume(_ volume: Double) { queue.sync { engine.gain = SampleGain(scale: volume) } }
+    public func setVolume(_ volume: Double) {
+        queue.sync {
+            engine.volume = volume
+            engine.gain = SampleGain(scale: engine.muted ? 0 : volume)
+        }
+    }
+
+    /// Switched off, the rooms get silence (the music goes on, as an mpd output switched off).
+    public func setMuted(_ muted: Bool) {
+        queue.sync {
+            engine.muted = muted
+            engine.gain = SampleGain(scale: muted ? 0 : engine.volume)
+        }
+    }
 
     public func shutdown() { queue.sync { engine.shutDown() } }
 

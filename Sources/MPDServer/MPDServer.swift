@@ -1,1 +1,149 @@
-// The MPD front-end: see Package.swift.
+import Dispatch
+import FrontEnd
+import MPDProtocol
+import MusicDatabase
+import PlayerCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The MPD front-end's server: its listeners, its clients, the player as it last heard of it,
+/// and every command carried out — on the player through `MPDFrontEnd`, on the library through
+/// its snapshots, on files through a queue of their own.
+///
+/// Threads: everything here runs on `queue` ("aubade.mpd", serial): the sockets, the clients,
+/// the commands and library queries (each works on an immutable snapshot). It never waits for
+/// the player's queue: a command for the player hops there and its answer hops back. File reads
+/// (covers, pictures, folders, stored playlists) go to `files` ("aubade.mpd.files") and hop back.
+final class MPDServer: @unchecked Sendable {
+    // @unchecked Sendable: every member is used on `queue` only.
+    let queue: DispatchQueue
+    let files = DispatchQueue(label: "aubade.mpd.files", qos: .utility)
+    /// Embedded pictures read lately (`readpicture` comes in chunks).
+    let pictures = PictureCache()
+    let settings: MPDServerSettings
+    let library: MusicLibrary?
+    let playlists: StoredPlaylists
+    /// The daemon's side: the player's queue, the events, loads.
+    unowned let frontEnd: MPDFrontEnd
+    private(set) var mirror: PlayerMirror
+    private let log: @Sendable (LogLevel, String) -> Void
+    let clock: @Sendable () -> Instant
+    let startedAt: Instant
+    /// Outputs as `outputs` lists them (the one real output, by the daemon's choice).
+    var outputs: [OutputInfo]
+
+    private var listeners: [(socket: ListeningSocket, source: DispatchSourceRead)] = []
+    private var clients: [Int: MPDClient] = [:]
+    private var nextClientNumber = 1
+    private var timeoutTimer: DispatchSourceTimer?
+    /// Said once: the client limit was reached.
+    private var toldClientLimit = false
+
+    init(settings: MPDServerSettings, library: MusicLibrary?, playlists: StoredPlaylists, frontEnd: MPDFrontEnd,
+         snapshot: PlayerSnapshot, outputs: [OutputInfo], clock: @escaping @Sendable () -> Instant,
+         log: @escaping @Sendable (LogLevel, String) -> Void) {
+        queue = DispatchQueue(label: "aubade.mpd")
+        self.settings = settings
+        self.library = library
+        self.playlists = playlists
+        self.frontEnd = frontEnd
+        self.mirror = PlayerMirror(snapshot: snapshot)
+        self.outputs = outputs
+        self.clock = clock
+        self.log = log
+        startedAt = clock()
+    }
+
+    func log(_ level: LogLevel, _ message: String) { log(level, message) }
+
+    // MARK: Listening
+
+    /// Opens the Unix socket and the TCP port. A port already taken (a real mpd) is one log
+    /// line, and the socket is served alone: never a failed start.
+    func start() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if let path = settings.socketPath {
+            open { () throws(SocketError) in try ListeningSocket.unix(path: path) }
+        }
+        if let address = settings.address {
+            open { () throws(SocketError) in try ListeningSocket.tcp(host: address, port: settings.port) }
+        }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let interval = max(1, min(settings.timeout / 4, 5))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [unowned self] in
+            let now = DispatchTime.now()
+            for client in Array(clients.values) { client.closeIfSilent(for: settings.timeout, now: now) }
+        }
+        timer.resume()
+        timeoutTimer = timer
+    }
+
+    private func open(_ make: () throws(SocketError) -> ListeningSocket) {
+        do throws(SocketError) {
+            let socket = try make()
+            let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
+            source.setEventHandler { [unowned self, unowned socket] in acceptClients(on: socket) }
+            source.resume()
+            listeners.append((socket, source))
+            log(.info, "MPD clients served on \(socket.address)")
+        } catch {
+            if error.code == EADDRINUSE {
+                log(.warning, "MPD: \(error.address) is taken (another mpd?): not serving MPD clients there")
+            } else {
+                log(.warning, "MPD: cannot listen on \(error.description)")
+            }
+        }
+    }
+
+    private func acceptClients(on listener: ListeningSocket) {
+        while let socket = listener.accept() {
+            guard clients.count < settings.maximumClients else {
+                // mpd's max_connections: the newcomer is turned away, the others served.
+                if !toldClientLimit {
+                    toldClientLimit = true
+                    log(.warning, "MPD: \(settings.maximumClients) clients at once already; turning new ones away")
+                }
+                socket.close()
+                continue
+            }
+            toldClientLimit = false
+            let client = MPDClient(number: nextClientNumber, socket: socket, isLocal: listener.isLocal,
+                                   permissions: settings.initialPermissions, server: self)
+            nextClientNumber += 1
+            clients[client.number] = client
+            client.start()
+        }
+    }
+
+    func clientClosed(_ client: MPDClient) {
+        clients[client.number] = nil
+    }
+
+    /// Closes every listener and client (the daemon is stopping).
+    func stop() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for client in Array(clients.values) { client.close() }
+        for listener in listeners { listener.source.cancel() }
+        listeners = []
+        timeoutTimer?.cancel()
+    }
+
+    var clientCount: Int { clients.count }
+
+    // MARK: Changes
+
+    /// One turn of the player: the mirror follows, and every client hears of what changed.
+    func apply(_ turn: PlayerTurn, at now: Instant) {
+        let changes = mirror.apply(turn, at: now)
+        broadcast(changes)
+    }
+
+    func broadcast(_ changes: IdleSubsystems) {
+        guard !changes.isEmpty else { return }
+        for client in Array(clients.values) { client.notify(changes) }
+    }
+}

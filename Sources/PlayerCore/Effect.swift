@@ -41,6 +41,8 @@ public enum OutputCommand: Sendable, Equatable {
     /// Release the stream.
     case stop
     case setVolume(Double)
+    /// Mute the stream (an output switched off) or let it be heard again.
+    case setMuted(Bool)
     /// Switch a sound card to another profile (a Bluetooth headset from the call profile to A2DP).
     case switchCardProfile(card: String, profile: String)
 }

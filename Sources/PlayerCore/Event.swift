@@ -30,6 +30,9 @@ public enum Event: Sendable, Equatable {
     /// Each entry is removed from the queue once it has played.
     case setConsume(Bool)
     case setReplayGainMode(ReplayGainMode)
+    /// MPD's `enableoutput`/`disableoutput`: a disabled output hears nothing (its stream is
+    /// muted) while playback goes on, as an mpd output that is switched off.
+    case setOutputEnabled(Bool)
     case setShuffle(Bool)
     case setVolume(Double)
     /// MPRIS Rate; only 1.0 is supported, and 0.0 acts like Pause (as the spec asks).

@@ -25,6 +25,7 @@ public struct PlayerSnapshot: Sendable, Equatable {
     /// MPD's single and consume (repeat is `loopStatus != .none`).
     public var single = SingleMode.off
     public var consume = false
+    public var outputEnabled = true
 
     public init(status: PlaybackStatus, loopStatus: LoopStatus, shuffle: Bool, volume: Double,
                 current: QueueEntry?, canGoNext: Bool, canGoPrevious: Bool, canPlay: Bool,

@@ -15,6 +15,8 @@ public struct PlayerState: Sendable, Equatable {
     public internal(set) var single = SingleMode.off
     /// MPD's consume: each entry leaves the queue once it has played.
     public internal(set) var consume = false
+    /// The output is switched on (MPD's `outputenabled`); off, its stream is muted.
+    public internal(set) var outputEnabled = true
     public internal(set) var volume = 1.0
     /// The entry playing, paused, or selected while stopped.
     public internal(set) var currentID: EntryID?
@@ -73,6 +75,7 @@ public struct PlayerState: Sendable, Equatable {
         snapshot.queueRevision = queue.revision
         snapshot.single = single
         snapshot.consume = consume
+        snapshot.outputEnabled = outputEnabled
         return snapshot
     }
 
@@ -126,6 +129,10 @@ public struct PlayerState: Sendable, Equatable {
         case .setSingle(let mode): return setSingle(mode, at: now)
         case .setConsume(let on): consume = on; return []
         case .setReplayGainMode(let mode): policy.replayGain = mode; return []
+        case .setOutputEnabled(let on):
+            guard on != outputEnabled else { return [] }
+            outputEnabled = on
+            return [.output(.setMuted(!on))]
         case .setShuffle(let on): return setShuffle(on) + reconcileUpcoming(at: now)
         case .setVolume(let level): return setVolume(level)
         case .setRate(let rate): return rate == 0 ? pause(at: now, reason: .user) : []

@@ -21,6 +21,15 @@ extension Context {
         }
     }
 
+    /// `pa_context_set_sink_input_mute`: mutes (or unmutes) sink input `index`.
+    @discardableResult
+    public func setSinkInputMute(_ index: UInt32, _ muted: Bool,
+                                 completion: ((Bool) -> Void)? = nil) throws(PulseError) -> Operation {
+        try request("pa_context_set_sink_input_mute", completion) {
+            pa_context_set_sink_input_mute(pointer, index, muted ? 1 : 0, $0, $1)
+        }
+    }
+
     /// `pa_context_set_card_profile_by_name`: switches card `card` (by name) to `profile`.
     /// `completion` gets false when the server refuses (no such card or profile, profile
     /// unavailable). Throws at once for an invalid request (empty name, context not ready).

@@ -29,6 +29,7 @@ public final class Stream: @unchecked Sendable {
         public static let adjustLatency = Flags(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue)
         public static let earlyRequests = Flags(rawValue: PA_STREAM_EARLY_REQUESTS.rawValue)
         public static let startUnmuted = Flags(rawValue: PA_STREAM_START_UNMUTED.rawValue)
+        public static let startMuted = Flags(rawValue: PA_STREAM_START_MUTED.rawValue)
         public static let dontMove = Flags(rawValue: PA_STREAM_DONT_MOVE.rawValue)
         public static let failOnSuspend = Flags(rawValue: PA_STREAM_FAIL_ON_SUSPEND.rawValue)
     }

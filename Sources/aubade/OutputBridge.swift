@@ -105,6 +105,7 @@ final class OutputBridge {
             streamControl = nil
             if let serial = output.stop() { self.serial = serial }
         case .setVolume(let level): output.setVolume(level)
+        case .setMuted(let muted): output.setMuted(muted)
         case .switchCardProfile(let card, let profile): soundServer?.switchCardProfile(card: card, profile: profile)
         }
     }

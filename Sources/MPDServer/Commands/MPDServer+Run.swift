@@ -1,0 +1,55 @@
+import MPDProtocol
+import PlayerCore
+
+/// Carrying out one command: each group of commands has a file of its own.
+extension MPDServer {
+    typealias Reply = (CommandOutcome) -> Void
+
+    /// Runs `command` for `client`; `reply` runs once, on this queue, now or later.
+    func run(_ command: MPDCommand, for client: MPDClient, reply: @escaping Reply) {
+        switch command {
+        case .close: reply(.close)
+        case .ping: reply(.answer(ResponseWriter()))
+        case .kill, .commands, .notCommands, .password, .binaryLimit, .tagTypes, .idle:
+            runConnection(command, for: client, reply: reply)
+        case .status, .stats, .currentSong, .getVolume, .replayGainStatus, .outputs, .enableOutput, .disableOutput,
+             .toggleOutput, .listPartitions, .urlHandlers, .decoders:
+            runStatus(command, for: client, reply: reply)
+        case .play, .playID, .pause, .stop, .next, .previous, .seek, .seekID, .seekCurrent, .setRepeat, .setRandom,
+             .setSingle, .setConsume, .setCrossfade, .setReplayGainMode, .setVolume, .changeVolume:
+            runPlayback(command, reply: reply)
+        case .add, .addID, .clear, .delete, .deleteID, .move, .moveID, .swap, .swapID, .shuffle, .setPriority,
+             .setPriorityByID:
+            runQueueEdit(command, for: client, reply: reply)
+        case .playlist, .playlistInfo, .playlistID, .playlistFind, .playlistSearch, .playlistChanges,
+             .playlistChangesPositions:
+            runQueueListing(command, for: client, reply: reply)
+        case .find, .search, .findAdd, .searchAdd, .count, .list, .listAll, .listAllInfo, .listFiles, .lsinfo,
+             .update, .rescan:
+            runLibrary(command, for: client, reply: reply)
+        case .albumArt, .readPicture:
+            runPicture(command, for: client, reply: reply)
+        case .listPlaylist, .listPlaylistInfo, .listPlaylists, .load, .playlistAdd, .playlistClear, .playlistDelete,
+             .playlistMove, .rename, .remove, .save:
+            runStoredPlaylist(command, for: client, reply: reply)
+        }
+    }
+
+    /// An answer made of lines written by `body`.
+    func answer(_ body: (inout ResponseWriter) -> Void) -> CommandOutcome {
+        var writer = ResponseWriter()
+        body(&writer)
+        return .answer(writer)
+    }
+
+    static let ok = CommandOutcome.answer(ResponseWriter())
+
+    /// Sends `event` to the player and answers once its turn is in the mirror.
+    func perform(_ event: Event, reply: @escaping Reply) {
+        let box = UncheckedBox(reply)
+        frontEnd.perform(event) { _ in box.value(Self.ok) }
+    }
+
+    /// The song descriptions of the moment: the library's newest snapshot.
+    var describer: SongDescriber { SongDescriber(library: library?.snapshot) }
+}

@@ -1,0 +1,178 @@
+import MPDProtocol
+import MusicDatabase
+import PlayerCore
+
+/// Stored playlists: list, show, load, save and edit the files of the playlists folder. Every
+/// file operation runs on the files queue; the answer hops back.
+extension MPDServer {
+    func runStoredPlaylist(_ command: MPDCommand, for client: MPDClient, reply: @escaping Reply) {
+        let snapshot = library?.snapshot
+        let describer = SongDescriber(library: snapshot)
+        let tags = client.tags
+        let playlists = self.playlists
+        switch command {
+        case .listPlaylists:
+            inFiles(reply) {
+                .answer(self.writing { writer in
+                    for playlist in playlists.all() { writer.playlist(playlist.name, lastModified: playlist.modified) }
+                })
+            }
+        case .listPlaylist(let name), .listPlaylistInfo(let name):
+            let full: Bool
+            if case .listPlaylistInfo = command { full = true } else { full = false }
+            inFiles(reply) {
+                let locations = try playlists.locations(of: name)
+                return .stream(SequenceProducer(locations.makeIterator()) { writer, location in
+                    let info = Self.info(location, describer: describer)
+                    full ? writer.song(info, tags: tags) : writer.line("file", info.uri)
+                })
+            }
+        case .load(let name, let range, let position):
+            let queueLength = mirror.queue.count, current = mirror.currentPosition
+            let box = UncheckedBox(reply)
+            inFiles({ outcome in box.value(outcome) }) {
+                let locations = try playlists.locations(of: name)
+                guard range.start <= locations.count else { throw .badSongIndex }
+                let chosen = Array(locations[range.clipped(to: locations.count)])
+                let place: QueuePlace = try position.map { .position(try $0.resolve(queueLength: queueLength,
+                                                                                     currentPosition: current)) } ?? .atEnd
+                let tracks = Self.tracks(chosen, snapshot: snapshot, loader: playlists.loader)
+                // Back on the MPD queue: the tracks go into the queue.
+                return .deferred { [weak self] reply in self?.enqueue(tracks, at: place, reply: reply) }
+            }
+        case .save(let name):
+            let tracks = mirror.queue.entries.map(\.track)
+            inFiles(reply) {
+                try StoredPlaylists.check(name: name)
+                guard !playlists.exists(name) else { throw MPDError(.exist, "Playlist already exists") }
+                try playlists.write(name, tracks)
+                return Self.fileOK
+            }
+        case .remove(let name):
+            inFiles(reply) { try playlists.remove(name); return Self.fileOK }
+        case .rename(let name, let newName):
+            inFiles(reply) { try playlists.rename(name, to: newName); return Self.fileOK }
+        case .playlistClear(let name):
+            inFiles(reply) { try playlists.write(name, []); return Self.fileOK }
+        case .playlistDelete(let name, let range):
+            inFiles(reply) {
+                var tracks = try Self.tracks(of: name, playlists: playlists, snapshot: snapshot)
+                guard range.start < tracks.count, (range.end ?? tracks.count) <= tracks.count else { throw .badSongIndex }
+                tracks.removeSubrange(range.clipped(to: tracks.count))
+                try playlists.write(name, tracks)
+                return Self.fileOK
+            }
+        case .playlistMove(let name, let from, let to):
+            inFiles(reply) {
+                var tracks = try Self.tracks(of: name, playlists: playlists, snapshot: snapshot)
+                guard tracks.indices.contains(from), tracks.indices.contains(to) else { throw .badSongIndex }
+                tracks.insert(tracks.remove(at: from), at: to)
+                try playlists.write(name, tracks)
+                return Self.fileOK
+            }
+        case .playlistAdd(let name, let uri, let position):
+            let box = UncheckedBox(reply)
+            resolveTracks(uri, for: client, single: false) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let error): box.value(.failure(error))
+                case .success(let added):
+                    self.inFiles(box.value) {
+                        try StoredPlaylists.check(name: name)
+                        var tracks = playlists.exists(name) ? try Self.tracks(of: name, playlists: playlists, snapshot: snapshot) : []
+                        let index = position ?? tracks.count
+                        guard index <= tracks.count else { throw MPDError(.argument, "Bad position") }
+                        tracks.insert(contentsOf: added, at: index)
+                        try playlists.write(name, tracks)
+                        return Self.fileOK
+                    }
+                }
+            }
+        default:
+            reply(.failure(MPDError(.unknown, "unknown command")))
+        }
+    }
+
+    /// Runs `work` on the files queue; its outcome (or the error it throws) is the answer, on
+    /// the MPD queue.
+    func inFiles(_ reply: @escaping Reply, _ work: @escaping () throws(MPDError) -> FileOutcome) {
+        let box = UncheckedBox(reply)
+        let job = UncheckedBox(work)
+        files.async { [queue] in
+            let outcome: FileOutcome
+            do throws(MPDError) { outcome = try job.value() } catch { outcome = .failure(error) }
+            let sendable = UncheckedBox(outcome)
+            queue.async {
+                switch sendable.value {
+                case .deferred(let then): then(box.value)
+                default: box.value(sendable.value.command)
+                }
+            }
+        }
+    }
+
+    func writing(_ body: (inout ResponseWriter) -> Void) -> ResponseWriter {
+        var writer = ResponseWriter()
+        body(&writer)
+        return writer
+    }
+
+    static func info(_ location: MediaLocation, describer: SongDescriber) -> SongInfo {
+        switch location {
+        case .stream(let url): return SongInfo(uri: url.text)
+        case .file(let path):
+            if let library = describer.library, let uri = library.uri(of: path), let song = library.song(uri: uri) {
+                return describer.info(song)
+            }
+            return SongInfo(uri: describer.library?.uri(of: path) ?? path.displayString)
+        }
+    }
+
+    /// The tracks of locations: library songs as the library knows them (no file opened),
+    /// stations as they are, other files read as any file is (files queue).
+    static func tracks(_ locations: [MediaLocation], snapshot: LibrarySnapshot?, loader: Library.QueueLoader) -> [Track] {
+        locations.flatMap { location -> [Track] in
+            switch location {
+            case .stream(let url): return [Track(stream: url)]
+            case .file(let path):
+                if let snapshot, let uri = snapshot.uri(of: path), let song = snapshot.song(uri: uri) { return [song.track()] }
+                return loader.load([path]).tracks
+            }
+        }
+    }
+
+    /// A playlist's entries as tracks for rewriting it: what the library knows, else just where
+    /// each entry points (nothing is read).
+    static func tracks(of name: String, playlists: StoredPlaylists, snapshot: LibrarySnapshot?) throws(MPDError) -> [Track] {
+        try playlists.locations(of: name).map { location in
+            switch location {
+            case .stream(let url): return Track(stream: url)
+            case .file(let path):
+                if let snapshot, let uri = snapshot.uri(of: path), let song = snapshot.song(uri: uri) { return song.track() }
+                return Track(path: path)
+            }
+        }
+    }
+}
+
+/// What a file job comes to: an outcome, or more work to do back on the MPD queue.
+enum FileOutcome {
+    case answer(ResponseWriter)
+    case stream(any ResponseProducer)
+    case failure(MPDError)
+    /// Continue on the MPD queue (the tracks read go into the queue).
+    case deferred((@escaping MPDServer.Reply) -> Void)
+
+    var command: CommandOutcome {
+        switch self {
+        case .answer(let writer): return .answer(writer)
+        case .stream(let producer): return .stream(producer)
+        case .failure(let error): return .failure(error)
+        case .deferred: return .failure(MPDError(.system, "internal error"))
+        }
+    }
+}
+
+extension MPDServer {
+    static let fileOK = FileOutcome.answer(ResponseWriter())
+}
