@@ -2,7 +2,7 @@ extension Collation {
     /// Whitespace, punctuation and symbols in ICU root order, as mpd listed names made of
     /// each (a name per character, `a?b.mp3`). Each gets a primary weight in this order.
     private static let symbolOrder: [Unicode.Scalar] = Array((
-        "\t\n\u{0B}\u{0C}\r\u{85}\u{2028}\u{2029} _-\u{2010}\u{2011}\u{2012}\u{2013}\u{2014}\u{2015},;:!¡?¿.\u{2026}'‘’‚‛‹›\"“”„«»()[]{}§¶@*/\\&#%‰†‡•`´˜^¯¨°©®+±÷×<=>¬|¦~¤¢$£¥€"
+        "\t\n\u{0B}\u{0C}\r\u{85}\u{2028}\u{2029} _-\u{2010}\u{2011}\u{2012}\u{2013}\u{2014}\u{2015},;:!¡?¿.\u{2026}'‘’‚‛‹›\"“”„«»()[]{}§¶@*/\u{2044}\\&#%‰†‡•`´˜^¯¨°©®+±÷×<=>¬|¦~¤¢$£¥€"
     ).unicodeScalars)
 
     private static let symbolPrimaries: [UInt32: UInt32] = Dictionary(
@@ -25,6 +25,8 @@ extension Collation {
     private static let expansions: [String: String] = ["SHARP S": "ss", "LIGATURE OE": "œ", "LIGATURE IJ": "ij", "LIGATURE FF": "ff",
                                                        "LIGATURE FI": "fi", "LIGATURE FL": "fl", "LIGATURE FFI": "ffi",
                                                        "LIGATURE FFL": "ffl", "LIGATURE ST": "st", "LIGATURE LONG S T": "st"]
+
+    private static let fractions: [UInt32: String] = [0xBC: "1\u{2044}4", 0xBD: "1\u{2044}2", 0xBE: "3\u{2044}4"]
 
     /// Secondary weights of diacritics, in DUCET's order.
     private static let accentOrder = ["ACUTE", "GRAVE", "BREVE", "CIRCUMFLEX", "CARON", "RING ABOVE", "DIAERESIS",
@@ -57,6 +59,12 @@ extension Collation {
         let properties = scalar.properties
         if properties.numericType == .decimal, let number = properties.numericValue {
             return [Element(primary: digitBase + UInt32(number), secondary: baseSecondary, tertiary: value < 0x80 ? lowerCase : variant)]
+        }
+        if let fraction = fractions[value] {
+            // ¼ ½ ¾: ICU expands them (compatibility) to digit, fraction slash, digit.
+            return fraction.unicodeScalars.flatMap(computeElements(of:)).map {
+                Element(primary: $0.primary, secondary: $0.secondary, tertiary: variant)
+            }
         }
         if properties.numericType == .digit, let number = properties.numericValue, number >= 0, number < 10 {
             return [Element(primary: digitBase + UInt32(number), secondary: baseSecondary, tertiary: variant)]
