@@ -107,7 +107,8 @@ struct RegexParser {
         guard current == UInt8(ascii: ")") else { throw fail("missing closing parenthesis", at: start) }
         position += 1
         caseless = savedCaseless
-        return inner
+        // A group is one item: `(a*)*` is a repetition of it, not a repeated quantifier.
+        return .concatenation([inner])
     }
 
     private mutating func quantified(_ atom: RegexNode) throws(RegexError) -> RegexNode {

@@ -90,54 +90,102 @@ struct RegexProgram: Sendable {
         return ContiguousArray(value).withUnsafeBufferPointer { matcher.matches($0) }
     }
 
-    /// The thread lists of one search: sparse sets of instruction indices (Briggs & Torczon),
-    /// so adding, testing and clearing are O(1) and each instruction runs once per byte.
+    /// The program in flat arrays for the matcher's inner loop: an opcode, two operands and,
+    /// for a byte step, its set (kept apart so the loop copies no enum payloads).
+    struct Flat {
+        static let step: UInt8 = 0, split: UInt8 = 1, jump: UInt8 = 2, assertion: UInt8 = 3, match: UInt8 = 4
+
+        var opcodes: [UInt8] = []
+        var first: [Int32] = []
+        var second: [Int32] = []
+        var sets: [ByteSet] = []
+        var assertions: [RegexAssertion] = []
+
+        init(_ instructions: [Instruction]) {
+            for instruction in instructions {
+                switch instruction {
+                case .bytes(let set):
+                    opcodes.append(Self.step); first.append(Int32(sets.count)); second.append(0); sets.append(set)
+                case .split(let a, let b):
+                    opcodes.append(Self.split); first.append(Int32(a)); second.append(Int32(b))
+                case .jump(let target):
+                    opcodes.append(Self.jump); first.append(Int32(target)); second.append(0)
+                case .assertion(let assertion):
+                    opcodes.append(Self.assertion); first.append(Int32(assertions.count)); second.append(0)
+                    assertions.append(assertion)
+                case .match:
+                    opcodes.append(Self.match); first.append(0); second.append(0)
+                }
+            }
+        }
+    }
+
+    /// The thread lists of one search. A list holds only the threads waiting on a byte (their
+    /// step instructions); `marks` stamps what the current closure has visited, so each
+    /// instruction runs at most once per byte.
     struct Machine {
-        var current: SparseSet
-        var next: SparseSet
-        var stack: [Int] = []
+        var current: [Int32]
+        var next: [Int32]
+        var marks: [UInt32]
+        var stamp: UInt32 = 0
+        var stack: [Int32] = []
 
         init(count: Int) {
-            current = SparseSet(capacity: count)
-            next = SparseSet(capacity: count)
+            current = []
+            next = []
+            current.reserveCapacity(count)
+            next.reserveCapacity(count)
+            marks = Array(repeating: 0, count: count)
         }
 
-        mutating func run(_ program: [Instruction], on input: UnsafeBufferPointer<UInt8>) -> Bool {
+        mutating func run(_ program: Flat, on input: UnsafeBufferPointer<UInt8>) -> Bool {
+            current.removeAll(keepingCapacity: true)
             var position = 0
-            while true {
-                // Unanchored: a new thread may start at every position.
-                if Self.add(0, to: &current, &stack, program, input, position) { return true }
-                guard position < input.count else { return false }
+            newStamp()
+            // Unanchored: a new thread starts at every position.
+            if Self.add(0, to: &current, &marks, stamp, &stack, program, input, position) { return true }
+            while position < input.count {
                 let byte = input[position]
-                next.removeAll()
-                for index in 0..<current.count {
-                    let pc = current.dense[index]
-                    if case .bytes(let set) = program[pc], set.contains(byte) {
-                        if Self.add(pc + 1, to: &next, &stack, program, input, position + 1) { return true }
-                    }
-                }
-                swap(&current, &next)
+                next.removeAll(keepingCapacity: true)
+                newStamp()
                 position += 1
+                for pc in current where program.sets[Int(program.first[Int(pc)])].contains(byte) {
+                    if Self.add(pc + 1, to: &next, &marks, stamp, &stack, program, input, position) { return true }
+                }
+                if Self.add(0, to: &next, &marks, stamp, &stack, program, input, position) { return true }
+                swap(&current, &next)
+            }
+            return false
+        }
+
+        private mutating func newStamp() {
+            stamp &+= 1
+            if stamp == 0 {
+                for index in marks.indices { marks[index] = 0 }
+                stamp = 1
             }
         }
 
-        /// Adds the thread at `start` and every one reached from it without reading a byte;
-        /// true when one of them is a match.
-        static func add(_ start: Int, to list: inout SparseSet, _ stack: inout [Int], _ program: [Instruction],
-                          _ input: UnsafeBufferPointer<UInt8>, _ position: Int) -> Bool {
+        /// Adds the thread at `start` and all reached from it without reading a byte; true
+        /// when one of them is the match.
+        private static func add(_ start: Int32, to list: inout [Int32], _ marks: inout [UInt32], _ stamp: UInt32,
+                                _ stack: inout [Int32], _ program: Flat, _ input: UnsafeBufferPointer<UInt8>,
+                                _ position: Int) -> Bool {
             stack.removeAll(keepingCapacity: true)
             stack.append(start)
             while let pc = stack.popLast() {
-                guard list.insert(pc) else { continue }
-                switch program[pc] {
-                case .match: return true
-                case .bytes: break
-                case .jump(let target): stack.append(target)
-                case .split(let first, let second):
-                    stack.append(second)
-                    stack.append(first)
-                case .assertion(let assertion):
-                    if Self.holds(assertion, input, position) { stack.append(pc + 1) }
+                let index = Int(pc)
+                if marks[index] == stamp { continue }
+                marks[index] = stamp
+                switch program.opcodes[index] {
+                case Flat.match: return true
+                case Flat.step: list.append(pc)
+                case Flat.jump: stack.append(program.first[index])
+                case Flat.split:
+                    stack.append(program.second[index])
+                    stack.append(program.first[index])
+                default:
+                    if Self.holds(program.assertions[Int(program.first[index])], input, position) { stack.append(pc + 1) }
                 }
             }
             return false
@@ -158,44 +206,20 @@ struct RegexProgram: Sendable {
     }
 }
 
-/// A set of small integers with O(1) insert, lookup and clear, and its members in insertion
-/// order (`dense`).
-struct SparseSet {
-    private(set) var dense: [Int]
-    private var sparse: [Int]
-    private(set) var count = 0
-
-    init(capacity: Int) {
-        dense = Array(repeating: 0, count: capacity)
-        sparse = Array(repeating: 0, count: capacity)
-    }
-
-    /// Inserts `value`; false when it was already there.
-    mutating func insert(_ value: Int) -> Bool {
-        let slot = sparse[value]
-        if slot < count && dense[slot] == value { return false }
-        sparse[value] = count
-        dense[count] = value
-        count += 1
-        return true
-    }
-
-    mutating func removeAll() { count = 0 }
-}
-
 /// A program with its thread lists, kept for the many values one query tests (no allocation
 /// per value).
 struct RegexMatcher {
     let program: RegexProgram
+    private let flat: RegexProgram.Flat
     private var machine: RegexProgram.Machine
 
     init(_ program: RegexProgram) {
         self.program = program
+        flat = RegexProgram.Flat(program.instructions)
         machine = RegexProgram.Machine(count: program.instructions.count)
     }
 
     mutating func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        machine.current.removeAll()
-        return machine.run(program.instructions, on: value)
+        machine.run(flat, on: value)
     }
 }
