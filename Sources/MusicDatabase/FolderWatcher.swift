@@ -48,8 +48,12 @@ final class FolderWatcher {
 
     func isWatching(_ path: FilePath) -> Bool { watched[path] != nil }
 
+    /// For tests: the kernel's limit, simulated (the real one is the machine's, shared).
+    var simulatedLimit: Int?
+
     func watch(_ path: FilePath) -> WatchOutcome {
         if watched[path] != nil { return .watched }
+        if let simulatedLimit, watched.count >= simulatedLimit { return .limitReached }
         let wd = path.withCString { inotify_add_watch(fd, $0, Self.mask) }
         guard wd >= 0 else {
             let code = errno

@@ -14,6 +14,13 @@ struct ScanReport {
     var changed = false
     /// How many more songs the library may take (the song limit less what is kept).
     var songsLeft = Int.max
+    /// How many more folders one scan may list: symlinks that fan out (a folder linking to
+    /// another twice, again and again, loop-free) cannot make a scan endless.
+    var foldersLeft = ScanReport.folderLimit
+    /// Where the folder limit stopped the scan.
+    var folderLimitReachedAt: FilePath?
+
+    static let folderLimit = 1_000_000
 
     static let failuresListed = 3
 
@@ -42,6 +49,11 @@ extension LibraryBuilder {
     mutating func refresh(_ node: FolderNode, at path: FilePath, ancestors: [FileSystem.FileID], recursive: Bool,
                           rules: ScanRules, report: inout ScanReport) -> Bool {
         guard let status = try? FileSystem.status(of: path), case .directory(let id) = status.kind else { return false }
+        guard report.foldersLeft > 0 else {
+            if report.folderLimitReachedAt == nil { report.folderLimitReachedAt = path }
+            return true  // kept as it was
+        }
+        report.foldersLeft -= 1
         node.fileID = id
         var changed = node.modified != status.modified
         node.modified = status.modified

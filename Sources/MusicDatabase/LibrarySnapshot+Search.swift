@@ -6,10 +6,10 @@ extension LibrarySnapshot {
     ///
     /// A filter with a `base` that names nothing matches nothing here; mpd answers such a
     /// query with `ACK [50@0] No such directory`, which a front-end learns from
-    /// `directory(uri:)` and `song(uri:)`. Throws what `SongFilter.validate()` throws.
-    public func songs(matching filter: SongFilter, sort: SongOrder? = nil, window: Range<Int>? = nil) throws(SongFilterError)
-        -> [LibrarySong] {
-        let compiled = try SnapshotFilter(filter, content: content)
+    /// `directory(uri:)` and `song(uri:)`. A filter with a refused regular expression finds
+    /// nothing: the protocol checks `SongFilter.validate()` first, to answer `ACK [2@0]`.
+    public func songs(matching filter: SongFilter, sort: SongOrder? = nil, window: Range<Int>? = nil) -> [LibrarySong] {
+        guard let compiled = try? SnapshotFilter(filter, content: content) else { return [] }
         guard let range = songRange(for: filter) else { return [] }
         var found: [Int] = []
         // Without sorting, the walk can stop once the window is full.

@@ -10,47 +10,55 @@ extension LibrarySnapshot {
     /// `list date group album group albumartist` is `values(of: .date, groupedBy:
     /// [.albumArtist, .album])`. (mpd 0.23's `list` takes no `window`: it answers
     /// "Unknown filter type".)
-    public func values(of kind: TagKind, matching filter: SongFilter? = nil, groupedBy: [TagKind] = []) throws(SongFilterError)
-        -> [[String]] {
+    /// A filter with a refused regular expression finds nothing (see `SongFilter.validate()`).
+    public func values(of kind: TagKind, matching filter: SongFilter? = nil, groupedBy: [TagKind] = []) -> [[String]] {
         let kinds = groupedBy + [kind]
-        let plans = kinds.map { (PackedTag.index($0), $0.fallbacks.map(PackedTag.index)) }
-        let compiled = try filter.map { (f: SongFilter) throws(SongFilterError) in try SnapshotFilter(f, content: content) }
-        guard let range = songRange(for: filter) else { return [] }
+        let plans = kinds.map { [PackedTag.index($0)] + $0.fallbacks.map(PackedTag.index) }
+        guard let compiled = compile(filter), let range = songRange(for: filter) else { return [] }
+        // One or two levels (nearly every `list`) as one integer each; more as arrays.
+        var packed = Set<UInt64>()
         var rows = Set<[UInt32]>()
-        var single = Set<UInt32>()
         var columns: [[UInt32]] = Array(repeating: [], count: kinds.count)
-        for index in range where compiled?.matches(index) ?? true {
+        for index in range where compiled.map({ $0.matches(index) }) ?? true {
             let song = content.songs[index]
-            for (column, plan) in plans.enumerated() {
-                columns[column] = valuesWithFallback(plan.0, plan.1, song)
-            }
-            if kinds.count == 1 {
-                single.formUnion(columns[0])
-            } else {
+            for column in columns.indices { valuesWithFallback(plans[column], song, into: &columns[column]) }
+            switch columns.count {
+            case 1:
+                for value in columns[0] { packed.insert(UInt64(value)) }
+            case 2:
+                for outer in columns[0] { for inner in columns[1] { packed.insert(UInt64(outer) << 32 | UInt64(inner)) } }
+            default:
                 addCombinations(columns, into: &rows)
             }
         }
-        let strings = content.strings
-        if kinds.count == 1 {
-            return single.sorted(by: strings.bytesPrecede).map { [strings.string($0)] }
+        if kinds.count <= 2 {
+            rows = Set(packed.map { kinds.count == 1 ? [UInt32($0)] : [UInt32($0 >> 32), UInt32($0 & 0xFFFF_FFFF)] })
         }
+        let strings = content.strings
         return rows.sorted { a, b in
             for (x, y) in zip(a, b) where x != y { return strings.bytesPrecede(x, y) }
             return false
         }.map { $0.map(strings.string) }
     }
 
+    /// The filter compiled for this snapshot: .some(nil) without a filter, nil when refused.
+    private func compile(_ filter: SongFilter?) -> SnapshotFilter?? {
+        guard let filter else { return .some(nil) }
+        guard let compiled = try? SnapshotFilter(filter, content: content) else { return nil }
+        return .some(compiled)
+    }
+
     /// `count [filter] [group TAG]`: the songs that pass and their playing time, in all or per
     /// value of `groupedBy` (with mpd's fallbacks; "" for songs with none), by bytes.
-    public func counts(matching filter: SongFilter? = nil, groupedBy: TagKind? = nil) throws(SongFilterError) -> [LibraryCount] {
-        let compiled = try filter.map { (f: SongFilter) throws(SongFilterError) in try SnapshotFilter(f, content: content) }
-        guard let range = songRange(for: filter) else {
+    public func counts(matching filter: SongFilter? = nil, groupedBy: TagKind? = nil) -> [LibraryCount] {
+        guard let compiled = compile(filter), let range = songRange(for: filter) else {
             return groupedBy == nil ? [LibraryCount(group: nil, songs: 0, playtime: 0)] : []
         }
         var totals: [UInt32: (songs: Int, milliseconds: UInt64)] = [:]
         var all = (songs: 0, milliseconds: UInt64(0))
-        let plan = groupedBy.map { (PackedTag.index($0), $0.fallbacks.map(PackedTag.index)) }
-        for index in range where compiled?.matches(index) ?? true {
+        let plan = groupedBy.map { [PackedTag.index($0)] + $0.fallbacks.map(PackedTag.index) }
+        var values: [UInt32] = []
+        for index in range where compiled.map({ $0.matches(index) }) ?? true {
             let song = content.songs[index]
             let duration = song.durationMilliseconds == SongRecord.unknownDuration ? 0 : UInt64(song.durationMilliseconds)
             guard let plan else {
@@ -58,7 +66,8 @@ extension LibrarySnapshot {
                 all.milliseconds &+= duration
                 continue
             }
-            for value in valuesWithFallback(plan.0, plan.1, song) {
+            valuesWithFallback(plan, song, into: &values)
+            for value in values {
                 totals[value, default: (0, 0)].songs += 1
                 totals[value, default: (0, 0)].milliseconds &+= duration
             }
@@ -73,13 +82,16 @@ extension LibrarySnapshot {
         }
     }
 
-    /// VisitTagWithFallbackOrEmpty: the kind's values, else the first fallback's, else "".
-    func valuesWithFallback(_ kind: UInt8, _ fallbacks: [UInt8], _ song: SongRecord) -> [UInt32] {
-        for candidate in [kind] + fallbacks {
-            let values = Array(content.values(candidate, of: song))
-            if !values.isEmpty { return values }
+    /// VisitTagWithFallbackOrEmpty: the values of the plan's first kind the song has (the kind,
+    /// then its fallbacks), else "" (id 0); into a reused buffer.
+    func valuesWithFallback(_ plan: [UInt8], _ song: SongRecord, into values: inout [UInt32]) {
+        values.removeAll(keepingCapacity: true)
+        let tags = content.tags[content.tagRange(of: song)]
+        for kind in plan {
+            for tag in tags where PackedTag.kind(tag) == kind { values.append(PackedTag.value(tag)) }
+            if !values.isEmpty { return }
         }
-        return [0]
+        values.append(0)
     }
 
     private func addCombinations(_ columns: [[UInt32]], into rows: inout Set<[UInt32]>) {

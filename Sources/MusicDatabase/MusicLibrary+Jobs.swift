@@ -44,6 +44,10 @@ extension MusicLibrary {
                 + "songs found after it are not in the library")
         }
         if report.limitReachedAt == nil { work.songLimitLogged = false }
+        if let cut = report.folderLimitReachedAt {
+            log(.warning, "library: one scan lists at most \(ScanReport.folderLimit) folders (symbolic links that fan out?): "
+                + "\(cut.displayString) and the folders after it were not scanned")
+        }
         if report.changed { publish() }
     }
 

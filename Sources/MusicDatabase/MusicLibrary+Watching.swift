@@ -6,6 +6,7 @@ extension MusicLibrary {
     func startWatching() {
         guard work.watcher == nil else { return }
         work.watcher = FolderWatcher(queue: queue) { [weak self] change in self?.noticed(change) }
+        work.watcher?.simulatedLimit = work.simulatedWatchLimit
         guard work.watcher != nil else {
             log(.warning, "library: inotify is not available: changes are seen only after `update`")
             return

@@ -121,6 +121,8 @@ final class LibraryWork: @unchecked Sendable {
     var watchLimitLogged = false
     var songLimitLogged = false
     var lastUpdated: Int64 = 0
+    /// For tests: a watch limit lower than the machine's (`FolderWatcher.simulatedLimit`).
+    var simulatedWatchLimit: Int?
 
     init(builder: LibraryBuilder) {
         self.builder = builder

@@ -162,6 +162,25 @@ import TestSupport
         #expect(log.all.first?.contains("song limit (10)") == true)
     }
 
+    @Test func theWatchLimitIsOneLogLine() throws {
+        let files = try TestLibrary()
+        for index in 0..<6 { try files.add("F\(index)/x.mp3", tags: [("Title", "\(index)")]) }
+        let log = LogRecorder()
+        let library = makeLibrary(files, watch: true, log: log)
+        library.work.simulatedWatchLimit = 3
+        library.start()
+        #expect(eventually { log.all.contains { $0.contains("watch limit") } })
+        // More folders later: still the one line.
+        try files.add("G/y.mp3", tags: [("Title", "y")])
+        let job = try #require(library.update(nil, rescan: false))
+        #expect(eventually { library.runningJob == nil && library.snapshot.song(uri: "G/y.mp3") != nil })
+        _ = job
+        library.stop()
+        let lines = log.all.filter { $0.contains("watch limit") }
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("at 3 folders") == true && lines.first?.contains("and 3 other folders") == true)
+    }
+
     @Test func unreadableFilesAreOneSummaryLine() throws {
         let files = try TestLibrary()
         for index in 0..<20 { try files.add("bad\(index).mp3") }

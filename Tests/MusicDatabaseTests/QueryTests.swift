@@ -31,10 +31,10 @@ import PlayerCore
     static func answer(_ command: String) throws -> String {
         let s = snapshot
         func list(_ kind: TagKind, _ groups: [TagKind] = [], _ filter: SongFilter? = nil) throws -> String {
-            renderList(try s.values(of: kind, matching: filter, groupedBy: groups), kinds: groups + [kind])
+            renderList(s.values(of: kind, matching: filter, groupedBy: groups), kinds: groups + [kind])
         }
         func find(_ filter: SongFilter, _ sort: SongOrder? = nil, _ window: Range<Int>? = nil) throws -> String {
-            fileLines(try s.songs(matching: filter, sort: sort, window: window))
+            fileLines(s.songs(matching: filter, sort: sort, window: window))
         }
         switch command {
         case "list album": return try list(.album)
@@ -43,9 +43,9 @@ import PlayerCore
         case "list artist": return try list(.artist)
         case "list genre": return try list(.genre)
         case "list albumartistsort": return try list(.albumArtistSort)
-        case "count group albumartist": return renderCounts(try s.counts(groupedBy: .albumArtist), kind: .albumArtist)
+        case "count group albumartist": return renderCounts(s.counts(groupedBy: .albumArtist), kind: .albumArtist)
         case #"count "(album == 'MA')" group date"#:
-            return renderCounts(try s.counts(matching: .tag(.kind(.album), StringMatch("MA")), groupedBy: .date), kind: .date)
+            return renderCounts(s.counts(matching: .tag(.kind(.album), StringMatch("MA")), groupedBy: .date), kind: .date)
         case #"find "(genre != 'Jazz')""#: return try find(.tag(.kind(.genre), StringMatch("Jazz", negated: true)))
         case #"search "(album contains 'LB')""#:
             return try find(.tag(.kind(.album), StringMatch("LB", foldCase: true, substring: true)))
