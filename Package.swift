@@ -28,6 +28,8 @@ let package = Package(
         // libcurl's headers only: the library is dlopen'ed at the first stream (CCurl/shim.h), so a
         // daemon playing local files does not carry its TLS stack. No pkgConfig (it would link it).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // accept4 (a GNU extension Glibc's module leaves out), for the MPD front-end's listeners.
+        .systemLibrary(name: "CSockets"),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac",
                        providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile",
@@ -79,10 +81,10 @@ let package = Package(
         // The MPD front-end: the listeners (a Unix socket, TCP), its clients, and each command
         // carried out on the player (through FrontEnd) and the library.
         .target(name: "MPDServer", dependencies: ["MPDProtocol", "MusicDatabase", "FrontEnd", "PlayerCore", "Handoff",
-                                                  "Library", "Persistence", "Decoding"]),
+                                                  "Library", "Persistence", "Decoding", "CSockets"]),
         .target(name: "Persistence", dependencies: ["PlayerCore", "Library", "Decoding", "Handoff"]),
         // aubade.conf and the flags of `aubade serve` → Settings. Pure parsing, libc for the file.
-        .target(name: "Configuration", dependencies: ["PlayerCore"]),
+        .target(name: "Configuration", dependencies: ["PlayerCore", "MPDProtocol"]),
         // Snapcast's stream-plugin protocol (JSON-RPC lines) for `aubade snapcast-control`:
         // bounded JSON, the requests, the player's properties. Pure Swift.
         .target(name: "SnapcastControl"),

@@ -10,6 +10,7 @@ import PlayerCore
 ///     --guard-other-players / --no-guard-other-players
 ///     --log-level LEVEL
 ///     --replaygain off|track|album|auto
+///     --mpd-address ADDRESS|any|none, --mpd-port PORT
 ///     --help, -h                     sets `help`; the caller prints the usage
 ///     --                             everything after it is a PATH
 ///
@@ -26,6 +27,8 @@ public struct ServeFlags: Sendable, Equatable {
     public var category: SessionCategory?
     public var handBackDelay: Double?
     public var replayGain: ReplayGainMode?
+    public var mpdAddress: String??
+    public var mpdPort: Int?
     public var help = false
     /// Everything that is not a flag: the PATHs to play.
     public var operands: [String] = []
@@ -121,6 +124,15 @@ public struct ServeFlags: Sendable, Equatable {
                     guard let mode = ReplayGainMode(rawValue: raw.lowercased()) else { throw ValueError(expected: "off, track, album or auto") }
                     return mode
                 }
+            case "--mpd-address":
+                let raw = try value()
+                flags.mpdAddress = .some(try checked(raw) { (raw) throws(ValueError) in try ValueError.mpdAddress(raw) })
+            case "--mpd-port":
+                let raw = try value()
+                flags.mpdPort = try checked(raw) { (raw) throws(ValueError) in
+                    guard let port = Int(raw), (1...65_535).contains(port) else { throw ValueError(expected: "a port from 1 to 65535") }
+                    return port
+                }
             default:
                 throw usage(name, "unknown option \"\(name)\"")
             }
@@ -144,6 +156,8 @@ extension Settings {
         if let category = flags.category { settings.category = category }
         if let delay = flags.handBackDelay { settings.handBackDelay = delay }
         if let mode = flags.replayGain { settings.replayGain = mode }
+        if let address = flags.mpdAddress { settings.mpdAddress = address }
+        if let port = flags.mpdPort { settings.mpdPort = port }
         return settings
     }
 

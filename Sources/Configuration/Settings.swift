@@ -1,3 +1,4 @@
+import MPDProtocol
 import PlayerCore
 
 /// Everything `aubade serve` can be told: from `$XDG_CONFIG_HOME/aubade/aubade.conf`, then the
@@ -41,6 +42,16 @@ public struct Settings: Sendable, Equatable {
     public var snapcastSource = SnapcastSource.serverDefault
     /// The snapserver's `buffer` (ms): how long after it reads audio the rooms play it.
     public var snapcastBuffer: Double = 1000
+    /// Where MPD clients reach Aubade over TCP: an address, "any" for the LAN, nil for none
+    /// (the Unix socket in $XDG_RUNTIME_DIR/aubade is always served).
+    public var mpdAddress: String? = "127.0.0.1"
+    public var mpdPort: Int = 6600
+    /// `mpd-password` lines: each password with the permissions it gives.
+    public var mpdPasswords: [String: MPDPermissions] = [:]
+    /// What an MPD client may do before a password; nil: mpd's rule (all, or none once a
+    /// password is set).
+    public var mpdDefaultPermissions: MPDPermissions?
+    public var mpdMaximumClients: Int = 100
 
     public init() {}
 
@@ -71,6 +82,7 @@ public struct Settings: Sendable, Equatable {
     public static let handBackDelayRange: ClosedRange<Double> = 0...3_600
     public static let replayGainPreampRange: ClosedRange<Double> = -15...15
     public static let snapcastBufferRange: ClosedRange<Double> = 20...10_000
+    public static let mpdMaximumClientsRange: ClosedRange<Double> = 1...10_000
 
     /// Every key of the file, with its default and meaning, for `aubade serve --help` and the
     /// README.
@@ -307,7 +319,7 @@ struct ConfigurationKey: Sendable {
             },
             takesEffect: .restart,
             value: { settings in "\(settings.snapcastBuffer)" }),
-    ]
+    ] + mpdKeys
 
     static func named(_ name: String) -> ConfigurationKey? {
         all.first { $0.name == name }

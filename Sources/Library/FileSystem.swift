@@ -8,9 +8,9 @@ import Musl
 /// The few file-system calls the loader needs, straight on libc: FoundationEssentials'
 /// FileManager would do too, but costs memory the daemon does not need to spend — and it
 /// speaks `String`, while file names are bytes (`FilePath`), not always UTF-8.
-enum FileSystem {
+package enum FileSystem {
     /// What a path names, following symlinks.
-    enum Kind {
+    package enum Kind: Sendable {
         /// A directory, identified by device and inode (to notice symlink loops).
         case directory(FileID)
         /// A regular file, identified the same way (to notice a playlist reached twice
@@ -20,18 +20,18 @@ enum FileSystem {
         case other
     }
 
-    struct FileID: Hashable {
-        var device: UInt64
-        var inode: UInt64
+    package struct FileID: Hashable, Sendable {
+        package var device: UInt64
+        package var inode: UInt64
     }
 
     /// A failed system call's `errno`, described in the words a user expects.
-    struct Failure: Error {
-        var code: Int32
+    package struct Failure: Error {
+        package var code: Int32
         /// Set for failures that are not an `errno`, e.g. a file over the size limit.
-        var explanation: String? = nil
+        package var explanation: String? = nil
 
-        var reason: String {
+        package var reason: String {
             if let explanation { return explanation }
             switch code {
             case ENOENT, ENOTDIR: return "file not found"
@@ -43,7 +43,7 @@ enum FileSystem {
         }
     }
 
-    static func kind(of path: FilePath) throws(Failure) -> Kind {
+    package static func kind(of path: FilePath) throws(Failure) -> Kind {
         var info = stat()
         guard path.withCString({ stat($0, &info) }) == 0 else { throw Failure(code: errno) }
         let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -54,6 +54,31 @@ enum FileSystem {
         }
     }
 
+    /// What `stat` says of a path, for a walk that must notice a changed file without reading
+    /// it (the music database): its kind, identity, size and modification time.
+    package struct Status: Sendable {
+        package var kind: Kind
+        package var size: UInt64
+        /// Modification time in nanoseconds since 1970 (saturated).
+        package var modified: Int64
+    }
+
+    /// `stat(2)` of `path`, following symlinks.
+    package static func status(of path: FilePath) throws(Failure) -> Status {
+        var info = stat()
+        guard path.withCString({ stat($0, &info) }) == 0 else { throw Failure(code: errno) }
+        let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let kind: Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: kind = .directory(id)
+        case S_IFREG: kind = .regularFile(id)
+        default: kind = .other
+        }
+        let (seconds, overflow) = Int64(info.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        let modified = overflow ? (info.st_mtim.tv_sec < 0 ? Int64.min : Int64.max) : seconds &+ Int64(info.st_mtim.tv_nsec)
+        return Status(kind: kind, size: UInt64(max(0, info.st_size)), modified: modified)
+    }
+
     /// Whether `path` is on one of the kernel's own file systems (/proc, /sys, cgroups,
     /// debugfs…): they hold no music, and walking /proc means millions of entries that change
     /// while they are read. `statfs` magic numbers from linux/magic.h.
@@ -61,7 +86,7 @@ enum FileSystem {
     /// Swift's Glibc module does not import `statfs(2)` (sys/vfs.h), so it is looked up once
     /// with `dlsym`; only `f_type`, the first field of `struct statfs` (a C `long` on every
     /// Linux ABI Swift runs on), is read from a buffer larger than the struct (120 bytes).
-    static func isKernelFileSystem(_ path: FilePath) -> Bool {
+    package static func isKernelFileSystem(_ path: FilePath) -> Bool {
         guard let statfs = statfsFunction else { return false }
         return withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
             guard let base = buffer.baseAddress, path.withCString({ statfs($0, base) }) == 0 else { return false }
@@ -94,7 +119,7 @@ enum FileSystem {
 
     /// Names in a directory, without "." and "..", in no particular order; exactly the bytes
     /// `readdir` gives.
-    static func contents(ofDirectory path: FilePath) throws(Failure) -> [FilePath] {
+    package static func contents(ofDirectory path: FilePath) throws(Failure) -> [FilePath] {
         guard let directory = path.withCString({ opendir($0) }) else { throw Failure(code: errno) }
         defer { closedir(directory) }
         var names: [FilePath] = []
@@ -112,7 +137,7 @@ enum FileSystem {
     /// The whole of a regular file of at most `limit` bytes. A FIFO, device or socket is
     /// refused without reading (opened non-blocking, so even a FIFO without a writer does
     /// not block); a longer file is refused with "larger than …".
-    static func contents(ofFile path: FilePath, limit: Int) throws(Failure) -> [UInt8] {
+    package static func contents(ofFile path: FilePath, limit: Int) throws(Failure) -> [UInt8] {
         let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw Failure(code: errno) }
         defer { close(fd) }
@@ -142,7 +167,7 @@ enum FileSystem {
     }
 
     /// "16 MiB", "512 KiB", "100 bytes".
-    static func describe(bytes: Int) -> String {
+    package static func describe(bytes: Int) -> String {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"

@@ -4,7 +4,7 @@ import PlayerCore
 /// One `QueueLoader.load` call in progress: the tracks and problems found so far, plus the
 /// guards that keep symlink loops, self-including playlists and playlist bombs from running
 /// forever or flooding the log.
-final class LoadSession {
+package final class LoadSession {
     private let reader: @Sendable (FilePath) throws(DecodingError) -> Track
     private(set) var tracks: [Track] = []
     private(set) var problems: [LoadProblem] = []
@@ -19,7 +19,7 @@ final class LoadSession {
     static let playlistSizeLimit = 16 << 20
     /// The names looked at in a folder (any case). Which decoder plays a file is decided by
     /// its content, not by this: a `.mp3` that is really FLAC plays as FLAC.
-    static let musicExtensions: Set<String> = ["mp3", "flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac"]
+    package static let musicExtensions: Set<String> = ["mp3", "flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac"]
     /// How deep playlists may include playlists.
     static let playlistDepthLimit = 8
     /// How many playlists one load may read in all: a few playlists that each list the next

@@ -87,6 +87,19 @@ public final class TagIndex: Sendable {
         return track
     }
 
+    /// The track the index holds for the file at `path` if the file is unchanged, else nil;
+    /// nothing is read from the file and nothing added to the index. For the library's first
+    /// build: files queued before are not opened again, and the library's own database (not
+    /// the index) keeps what is read for it.
+    public func indexedTrack(at path: FilePath) -> Track? {
+        guard let key = TagIndexKey.current(of: path) else { return nil }
+        loadIfNeeded()
+        return state.withLock { state in
+            guard let entry = state.entries[key.path], entry.key == key else { return nil }
+            return entry.track
+        }
+    }
+
     /// Records the exact length measured for a file whose length was an estimate, if the
     /// file is still the one indexed (so that queueing it again gives the exact length).
     public func noteExactLength(_ length: Microseconds, of path: FilePath) {

@@ -7,7 +7,7 @@ import PlayerCore
 /// replaced atomically — but a disk error, another program or a user can): decoding checks
 /// every length against what is left and the caps below, and any doubt rejects the whole
 /// file, which is then rebuilt. Nothing traps, nothing allocates more than the file's size.
-enum TagIndexCoding {
+package enum TagIndexCoding {
     static let magic = Array("AUBADE-TAGINDEX\n".utf8)
     /// 2: tracks carry `moreTags` and `audioFormat`. A file of version 1 is ignored with one
     /// log line and rebuilt as files are read (its tracks lack those tags).
@@ -22,8 +22,12 @@ enum TagIndexCoding {
     /// A kind's name ("MUSICBRAINZ_RELEASETRACKID" is the longest today).
     static let maximumKindName = 64
 
-    struct Corrupt: Error, Equatable {
-        var reason: String
+    package struct Corrupt: Error, Equatable {
+        package var reason: String
+
+        package init(reason: String) {
+            self.reason = reason
+        }
     }
 
     static func encode(_ entries: [TagIndexEntry]) -> [UInt8] {
@@ -189,7 +193,7 @@ enum TagIndexCoding {
 
     /// FNV-1a, 64 bits: catches a flipped or lost byte; not a defence against forgery (the
     /// file only ever names tags of files that are re-checked by their key anyway).
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    package static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         return hash
@@ -197,14 +201,16 @@ enum TagIndexCoding {
 }
 
 /// Appends big-endian fields.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+package struct ByteWriter {
+    package var bytes: [UInt8] = []
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
-    mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
-    mutating func u32(_ value: UInt32) { for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) } }
-    mutating func u64(_ value: UInt64) { for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) } }
-    mutating func data(_ data: [UInt8]) { u32(UInt32(data.count)); bytes += data }
+    package init() {}
+
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
+    package mutating func u16(_ value: UInt16) { bytes += [UInt8(value >> 8), UInt8(value & 0xFF)] }
+    package mutating func u32(_ value: UInt32) { for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) } }
+    package mutating func u64(_ value: UInt64) { for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) } }
+    package mutating func data(_ data: [UInt8]) { u32(UInt32(data.count)); bytes += data }
     /// Callers check `TagIndexCoding.isStorable` first: the caps are not applied here.
     mutating func text(_ text: String) { data(Array(text.utf8)) }
     mutating func texts(_ texts: [String]) {
@@ -214,16 +220,16 @@ struct ByteWriter {
 }
 
 /// Reads big-endian fields, throwing `Corrupt` instead of reading past the end.
-struct IndexReader {
+package struct IndexReader {
     private let bytes: ArraySlice<UInt8>
     private var offset: Int
 
-    init(_ bytes: ArraySlice<UInt8>) {
+    package init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         offset = bytes.startIndex
     }
 
-    var isAtEnd: Bool { offset == bytes.endIndex }
+    package var isAtEnd: Bool { offset == bytes.endIndex }
 
     private mutating func take(_ count: Int) throws(TagIndexCoding.Corrupt) -> ArraySlice<UInt8> {
         guard count >= 0, bytes.endIndex - offset >= count else { throw .init(reason: "truncated entry") }
@@ -235,12 +241,12 @@ struct IndexReader {
         try take(width).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    mutating func u8() throws(TagIndexCoding.Corrupt) -> UInt8 { UInt8(try unsigned(1)) }
-    mutating func u16() throws(TagIndexCoding.Corrupt) -> UInt16 { UInt16(try unsigned(2)) }
-    mutating func u32() throws(TagIndexCoding.Corrupt) -> UInt32 { UInt32(try unsigned(4)) }
-    mutating func u64() throws(TagIndexCoding.Corrupt) -> UInt64 { try unsigned(8) }
+    package mutating func u8() throws(TagIndexCoding.Corrupt) -> UInt8 { UInt8(try unsigned(1)) }
+    package mutating func u16() throws(TagIndexCoding.Corrupt) -> UInt16 { UInt16(try unsigned(2)) }
+    package mutating func u32() throws(TagIndexCoding.Corrupt) -> UInt32 { UInt32(try unsigned(4)) }
+    package mutating func u64() throws(TagIndexCoding.Corrupt) -> UInt64 { try unsigned(8) }
 
-    mutating func data(limit: Int) throws(TagIndexCoding.Corrupt) -> [UInt8] {
+    package mutating func data(limit: Int) throws(TagIndexCoding.Corrupt) -> [UInt8] {
         let count = Int(try u32())
         guard count <= limit else { throw .init(reason: "field of \(count) bytes") }
         return Array(try take(count))

@@ -7,14 +7,14 @@ import Musl
 /// Reading and replacing the tag index file: bounded reads, atomic replacement (a temporary
 /// file beside it, fsync, rename, fsync of the folder — as the state file is written), so a
 /// kill -9 at any moment leaves the old index or the new one, never a torn one.
-enum TagIndexFile {
-    struct Failure: Error, Equatable {
-        var reason: String
+package enum TagIndexFile {
+    package struct Failure: Error, Equatable {
+        package var reason: String
     }
 
     /// The whole file, or nil when there is none; throws when it cannot be read or is larger
     /// than `limit` (then it is not read at all).
-    static func contents(of path: String, limit: Int) throws(Failure) -> [UInt8]? {
+    package static func contents(of path: String, limit: Int) throws(Failure) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -40,7 +40,7 @@ enum TagIndexFile {
     }
 
     /// Replaces `path` with `bytes` atomically, making its folder (mode 0700) if needed.
-    static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
         let folder = parent(of: path)
         try makeFolders(folder)
         let temporary = folder + "/." + name(of: path) + ".tmp-\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16)

@@ -74,7 +74,8 @@ final class MPDServer: @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = max(1, min(settings.timeout / 4, 5))
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [unowned self] in
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
             let now = DispatchTime.now()
             for client in Array(clients.values) { client.closeIfSilent(for: settings.timeout, now: now) }
         }
@@ -86,7 +87,9 @@ final class MPDServer: @unchecked Sendable {
         do throws(SocketError) {
             let socket = try make()
             let source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
-            source.setEventHandler { [unowned self, unowned socket] in acceptClients(on: socket) }
+            source.setEventHandler { [weak self, weak socket] in
+                if let self, let socket { self.acceptClients(on: socket) }
+            }
             source.resume()
             listeners.append((socket, source))
             log(.info, "MPD clients served on \(socket.address)")

@@ -30,7 +30,8 @@ public indirect enum SongFilter: Sendable, Equatable {
 /// The tag a comparison looks at.
 public enum TagSelector: Sendable, Hashable {
     case kind(TagKind)
-    /// Every tag value of the song, and its URI (MPD's `any`).
+    /// Every tag value of the song (MPD's `any`). Not its URI: mpd 0.23's `search any aaa` does
+    /// not find `Multi/aaa.mp3` (checked), though the protocol's documentation suggests so.
     case any
 }
 

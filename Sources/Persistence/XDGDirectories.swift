@@ -40,6 +40,14 @@ public struct XDGDirectories: Sendable, Equatable {
 
     /// The tag index: `$XDG_CACHE_HOME/aubade/tags.index` (default `~/.cache/aubade/tags.index`).
     public var tagIndexFile: String { base("XDG_CACHE_HOME", default: ".cache") + "/aubade/tags.index" }
+    /// The music library's database (the music folders' songs and tags), rebuilt if lost.
+    public var libraryFile: String { base("XDG_CACHE_HOME", default: ".cache") + "/aubade/library.db" }
+    /// The MPD front-end's Unix socket, in the user's runtime folder (nil without one: no
+    /// $XDG_RUNTIME_DIR, as under `su`).
+    public var mpdSocket: String? {
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        return runtime + "/aubade/mpd.socket"
+    }
 
     public var musicDirectory: String {
         let file = base("XDG_CONFIG_HOME", default: ".config") + "/user-dirs.dirs"

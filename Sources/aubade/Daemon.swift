@@ -7,7 +7,9 @@ import Dispatch
 import FrontEnd
 import Glibc
 import Library
+import MPDServer
 import MPRIS
+import MusicDatabase
 import Persistence
 import PlayerCore
 
@@ -74,7 +76,7 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     let frontEnds = FrontEnds()
     private let output: OutputBridge
     /// Reads files through the tag index (see `Server.run`).
-    private let loader: QueueLoader
+    let loader: QueueLoader
     /// Told the exact lengths measured later (thread-safe; used on the loading queue).
     let tagIndex: TagIndex
     /// Where files are read for AddTrack and OpenUri, so the core queue never waits on disk.
@@ -99,7 +101,10 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     /// The last entry a queue change added (for a load that goes on adding after it).
     var lastAddedEntry: EntryID?
 
-    private let shelf: PlaylistShelf
+    let shelf: PlaylistShelf
+    /// The music folders as a database, and the MPD front-end that serves it (Daemon+MPD).
+    var library: MusicLibrary?
+    var mpd: MPDFrontEnd?
     private let keeper: StateKeeper
     private let covers: CoverCache
 
@@ -148,6 +153,7 @@ final class Daemon: PlayerHost, @unchecked Sendable {
         let mpris = try MPRISService(connection: connection, host: self)
         self.mpris = mpris
         frontEnds.attach(mpris)
+        startMPD(settings: settings)
         output.streamSettings = StreamSettings(caFile: settings.streamCAFile)
         output.replayGain = { [unowned self] entry in
             dispatchPrecondition(condition: .onQueue(coreQueue))
@@ -504,6 +510,8 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     }
 
     private func shutDown() {
+        mpd?.stop()
+        library?.stop()
         output.shutdown()
         tagIndex.flush()
         try? connection.releaseName(busName)

@@ -1,8 +1,8 @@
 /// Seconds since 1970 as mpd prints them (`Last-Modified: 2026-12-07T10:59:32Z`: strftime's
 /// `%FT%TZ` of the UTC time), or nil where mpd prints no line: before 1970 (mpd treats a
 /// negative time as unknown) or past the years `gmtime` can hold.
-enum UTCTimestamp {
-    static func iso8601(_ seconds: Int64) -> String? {
+public enum UTCTimestamp {
+    public static func iso8601(_ seconds: Int64) -> String? {
         guard seconds >= 0 else { return nil }
         let days = seconds / 86_400
         let secondsOfDay = seconds % 86_400

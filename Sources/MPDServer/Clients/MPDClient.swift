@@ -23,7 +23,6 @@ final class MPDClient {
     private let readSource: DispatchSourceRead
     private let writeSource: DispatchSourceWrite
     private var writing = false
-    private var cancelled = 0
 
     var permissions: MPDPermissions
     var tags = ResponseWriter.allTags
@@ -64,13 +63,16 @@ final class MPDClient {
     }
 
     func start() {
-        let finish: () -> Void = { [socket, unowned self] in
-            cancelled += 1
-            if cancelled == 2 { socket.close() }
+        // The socket is closed once both sources are cancelled (never while one may still read
+        // or write it); the handlers outlive the client, so they hold the socket, not it.
+        let cancelled = CancelCount()
+        let finish: () -> Void = { [socket] in
+            cancelled.count += 1
+            if cancelled.count == 2 { socket.close() }
         }
-        readSource.setEventHandler { [unowned self] in readAvailable() }
+        readSource.setEventHandler { [weak self] in self?.readAvailable() }
         readSource.setCancelHandler(handler: finish)
-        writeSource.setEventHandler { [unowned self] in flush() }
+        writeSource.setEventHandler { [weak self] in self?.flush() }
         writeSource.setCancelHandler(handler: finish)
         readSource.resume()
         send(Array(ResponseWriter.greeting.utf8))
@@ -352,4 +354,9 @@ final class MPDClient {
             close()
         }
     }
+}
+
+/// How many of a client's two sources are cancelled (used on the MPD queue only).
+private final class CancelCount {
+    var count = 0
 }

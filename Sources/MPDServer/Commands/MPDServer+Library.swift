@@ -27,8 +27,7 @@ extension MPDServer {
             let place: QueuePlace
             do throws(MPDError) {
                 songs = try self.songs(query, in: snapshot)
-                place = try position.map { .position(try $0.resolve(queueLength: mirror.queue.count,
-                                                                     currentPosition: mirror.currentPosition)) } ?? .atEnd
+                place = try insertionPlace(position)
             } catch {
                 return reply(.failure(error))
             }

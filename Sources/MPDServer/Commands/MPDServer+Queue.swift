@@ -78,8 +78,7 @@ extension MPDServer {
                      reply: @escaping Reply) {
         let place: QueuePlace
         do throws(MPDError) {
-            place = try position.map { .position(try $0.resolve(queueLength: mirror.queue.count,
-                                                                 currentPosition: mirror.currentPosition)) } ?? .atEnd
+            place = try insertionPlace(position)
         } catch {
             return reply(.failure(error))
         }
@@ -93,6 +92,12 @@ extension MPDServer {
                 self.enqueue(tracks, at: place, answeringID: answeringID, reply: box.value)
             }
         }
+    }
+
+    /// Where `add … POS` puts songs: at the end without a position.
+    func insertionPlace(_ position: InsertPosition?) throws(MPDError) -> QueuePlace {
+        guard let position else { return .atEnd }
+        return .position(try position.resolve(queueLength: mirror.queue.count, currentPosition: mirror.currentPosition))
     }
 
     /// Adds `tracks` to the queue at `place` (`findadd`, `searchadd`, `load` too).

@@ -42,7 +42,7 @@ extension MPDServer {
         return .answer(writer)
     }
 
-    static let ok = CommandOutcome.answer(ResponseWriter())
+    static var ok: CommandOutcome { .answer(ResponseWriter()) }
 
     /// Sends `event` to the player and answers once its turn is in the mirror.
     func perform(_ event: Event, reply: @escaping Reply) {

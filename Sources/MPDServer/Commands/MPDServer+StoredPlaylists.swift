@@ -1,3 +1,4 @@
+import Library
 import MPDProtocol
 import MusicDatabase
 import PlayerCore
@@ -32,10 +33,10 @@ extension MPDServer {
             let box = UncheckedBox(reply)
             inFiles({ outcome in box.value(outcome) }) {
                 let locations = try playlists.locations(of: name)
-                guard range.start <= locations.count else { throw .badSongIndex }
+                guard range.start <= locations.count else { throw MPDError.badSongIndex }
                 let chosen = Array(locations[range.clipped(to: locations.count)])
-                let place: QueuePlace = try position.map { .position(try $0.resolve(queueLength: queueLength,
-                                                                                     currentPosition: current)) } ?? .atEnd
+                var place = QueuePlace.atEnd
+                if let position { place = .position(try position.resolve(queueLength: queueLength, currentPosition: current)) }
                 let tracks = Self.tracks(chosen, snapshot: snapshot, loader: playlists.loader)
                 // Back on the MPD queue: the tracks go into the queue.
                 return .deferred { [weak self] reply in self?.enqueue(tracks, at: place, reply: reply) }
@@ -57,7 +58,7 @@ extension MPDServer {
         case .playlistDelete(let name, let range):
             inFiles(reply) {
                 var tracks = try Self.tracks(of: name, playlists: playlists, snapshot: snapshot)
-                guard range.start < tracks.count, (range.end ?? tracks.count) <= tracks.count else { throw .badSongIndex }
+                guard range.start < tracks.count, (range.end ?? tracks.count) <= tracks.count else { throw MPDError.badSongIndex }
                 tracks.removeSubrange(range.clipped(to: tracks.count))
                 try playlists.write(name, tracks)
                 return Self.fileOK
@@ -65,7 +66,7 @@ extension MPDServer {
         case .playlistMove(let name, let from, let to):
             inFiles(reply) {
                 var tracks = try Self.tracks(of: name, playlists: playlists, snapshot: snapshot)
-                guard tracks.indices.contains(from), tracks.indices.contains(to) else { throw .badSongIndex }
+                guard tracks.indices.contains(from), tracks.indices.contains(to) else { throw MPDError.badSongIndex }
                 tracks.insert(tracks.remove(at: from), at: to)
                 try playlists.write(name, tracks)
                 return Self.fileOK
@@ -95,12 +96,18 @@ extension MPDServer {
 
     /// Runs `work` on the files queue; its outcome (or the error it throws) is the answer, on
     /// the MPD queue.
-    func inFiles(_ reply: @escaping Reply, _ work: @escaping () throws(MPDError) -> FileOutcome) {
+    func inFiles(_ reply: @escaping Reply, _ work: @escaping () throws -> FileOutcome) {
         let box = UncheckedBox(reply)
         let job = UncheckedBox(work)
         files.async { [queue] in
             let outcome: FileOutcome
-            do throws(MPDError) { outcome = try job.value() } catch { outcome = .failure(error) }
+            do {
+                outcome = try job.value()
+            } catch let error as MPDError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(MPDError(.system, "\(error)"))
+            }
             let sendable = UncheckedBox(outcome)
             queue.async {
                 switch sendable.value {
@@ -130,7 +137,7 @@ extension MPDServer {
 
     /// The tracks of locations: library songs as the library knows them (no file opened),
     /// stations as they are, other files read as any file is (files queue).
-    static func tracks(_ locations: [MediaLocation], snapshot: LibrarySnapshot?, loader: Library.QueueLoader) -> [Track] {
+    static func tracks(_ locations: [MediaLocation], snapshot: LibrarySnapshot?, loader: QueueLoader) -> [Track] {
         locations.flatMap { location -> [Track] in
             switch location {
             case .stream(let url): return [Track(stream: url)]
@@ -174,5 +181,5 @@ enum FileOutcome {
 }
 
 extension MPDServer {
-    static let fileOK = FileOutcome.answer(ResponseWriter())
+    static var fileOK: FileOutcome { .answer(ResponseWriter()) }
 }

@@ -1,3 +1,4 @@
+import CSockets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -48,7 +49,7 @@ final class ListeningSocket {
             }
             unlink(path)
         }
-        let descriptor = try open(family: AF_UNIX, address)
+        let descriptor = try open(family: AF_UNIX, path)
         let previous = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
@@ -118,10 +119,6 @@ final class ListeningSocket {
         return descriptor
     }
 
-    private static func open(family: Int32, _ address: sockaddr_un) throws(SocketError) -> Int32 {
-        try open(family: family, "unix socket")
-    }
-
     private static func listening(_ descriptor: Int32, address: String, isLocal: Bool, path: String?) throws(SocketError) -> ListeningSocket {
         guard listen(descriptor, 64) == 0 else {
             let code = errno
@@ -134,7 +131,7 @@ final class ListeningSocket {
     /// The next waiting connection, non-blocking; nil when none is waiting (or it went away).
     func accept() -> ConnectedSocket? {
         while true {
-            let client = accept4(descriptor, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+            let client = aubade_accept4(descriptor, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
             if client >= 0 { return ConnectedSocket(descriptor: client) }
             if errno == EINTR { continue }
             return nil

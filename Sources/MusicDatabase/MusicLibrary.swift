@@ -1,0 +1,145 @@
+import Decoding
+import Dispatch
+import Handoff
+import Library
+public import PlayerCore
+
+/// The living database of the music folders: it loads its cache, checks it against the disk,
+/// watches the folders (inotify) and carries out `update` and `rescan`, publishing each new
+/// state as an immutable `LibrarySnapshot`.
+///
+/// Threads: all the work — reading the cache, walking folders, reading tags through `reader`,
+/// inotify events, saving — runs on one serial queue of its own, `aubade.library`. Callers
+/// never wait for it: `snapshot`, `runningJob` and `update` only take a lock for a moment.
+/// `events` is called on that queue.
+///
+/// URIs are the paths below the music folder as text (see `EntryNames` for names that are
+/// not UTF-8, have control characters, or look alike). With several music folders, each is
+/// a top-level folder named after its last component.
+public final class MusicLibrary: Sendable {
+    let configuration: LibraryConfiguration
+    let reader: @Sendable (FilePath) throws(DecodingError) -> Track
+    let log: @Sendable (LogLevel, String) -> Void
+    let queue = DispatchQueue(label: "aubade.library", qos: .utility)
+
+    struct Shared {
+        var snapshot: LibrarySnapshot
+        var events: (@Sendable (LibraryEvent) -> Void)?
+        var nextJob = 1
+        /// Jobs asked for and not finished, the running one first.
+        var jobs: [Int] = []
+        var stopped = false
+    }
+
+    let shared: LockedState<Shared>
+    /// What only the library's queue touches.
+    let work: LibraryWork
+
+    public init(configuration: LibraryConfiguration, reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track,
+                log: @escaping @Sendable (LogLevel, String) -> Void) {
+        var configuration = configuration
+        configuration.folders = configuration.folders.map { $0.resolved(against: "/") }
+        self.configuration = configuration
+        self.reader = reader
+        self.log = log
+        shared = LockedState(Shared(snapshot: .empty(folders: configuration.folders)))
+        work = LibraryWork(builder: LibraryBuilder(folders: configuration.folders))
+    }
+
+    /// The current snapshot: a lock held for a pointer copy.
+    public var snapshot: LibrarySnapshot { shared.withLock { $0.snapshot } }
+
+    /// The job being carried out (`status`: `updating_db`), nil when none is.
+    public var runningJob: Int? { shared.withLock { $0.jobs.first } }
+
+    /// Where events go; set it before `start()`.
+    public var events: (@Sendable (LibraryEvent) -> Void)? {
+        get { shared.withLock { $0.events } }
+        set { shared.withLock { $0.events = newValue } }
+    }
+
+    /// Loads the cache, publishes it, then checks it against the disk and starts watching.
+    /// Returns at once.
+    public func start() {
+        queue.async { [self] in
+            loadCache()
+            verify()
+            if configuration.watch { startWatching() }
+        }
+    }
+
+    /// `update [URI]` (`rescan: false`: only new and changed files are read) or `rescan [URI]`
+    /// (every file read again). Returns the job's id (1, 2, …); jobs run one after the other.
+    /// Nil when `uri` is malformed (`..`, an empty part) or names nothing in the library or on
+    /// disk below a music folder.
+    public func update(_ uri: String?, rescan: Bool) -> Int? {
+        let target = uri.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
+        if let target {
+            let current = snapshot
+            guard LibrarySnapshot.components(of: target) != nil else { return nil }
+            let known = current.directory(uri: target) != nil || current.song(uri: target) != nil
+            guard known || current.filePath(forURI: target).map(Self.exists) == true else { return nil }
+        }
+        let job: Int? = shared.withLock { state in
+            guard !state.stopped else { return nil }
+            let job = state.nextJob
+            state.nextJob = state.nextJob == Int(Int32.max) ? 1 : state.nextJob + 1
+            state.jobs.append(job)
+            return job
+        }
+        guard let job else { return nil }
+        queue.async { [self] in runJob(job, uri: target, rescan: rescan) }
+        return job
+    }
+
+    /// Stops watching and saves what changed; waits for the queue's work under way.
+    public func stop() {
+        shared.withLock { $0.stopped = true }
+        queue.sync { [self] in
+            work.watcher?.cancel()
+            work.watcher = nil
+            saveCache()
+        }
+    }
+
+    static func exists(_ path: FilePath) -> Bool { (try? FileSystem.status(of: path)) != nil }
+
+    func emit(_ event: LibraryEvent) {
+        shared.withLock { $0.events }?(event)
+    }
+}
+
+/// The state only the library's queue touches: the builder, the watcher, what waits.
+final class LibraryWork: @unchecked Sendable {
+    var builder: LibraryBuilder
+    var watcher: FolderWatcher?
+    /// Folders changed since the last rescan, waiting for the debounce.
+    var pendingFolders = Set<FilePath>()
+    var rescanScheduled = false
+    var unsavedChanges = false
+    var saveScheduled = false
+    var watchLimitLogged = false
+    var songLimitLogged = false
+    var lastUpdated: Int64 = 0
+    /// For tests: a watch limit lower than the machine's (`FolderWatcher.simulatedLimit`).
+    var simulatedWatchLimit: Int?
+
+    init(builder: LibraryBuilder) {
+        self.builder = builder
+    }
+}
+
+extension MusicLibrary {
+    /// Scans the folders once, on the caller's thread, and returns the snapshot: for tools,
+    /// tests and benchmarks (no cache, no watching, no events).
+    public static func build(configuration: LibraryConfiguration,
+                             reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track,
+                             log: @escaping @Sendable (LogLevel, String) -> Void = { _, _ in }) -> LibrarySnapshot {
+        var configuration = configuration
+        configuration.cacheFile = nil
+        configuration.watch = false
+        let library = MusicLibrary(configuration: configuration, reader: reader, log: log)
+        library.queue.sync { library.verify() }
+        return library.snapshot
+    }
+}
