@@ -35,8 +35,13 @@ final class Daemon {
     /// Starts `aubade serve ARGUMENTS` without waiting for anything. With `home`, it runs in
     /// that home (and its XDG directories) and `stop` leaves it: a second daemon started with
     /// the same home finds what the first remembered.
+    ///
+    /// The daemon serves MPD clients on its session's Unix socket only: TCP is off (first on
+    /// the command line, so a test's own `--mpd-address`/`--mpd-port` wins), or every daemon
+    /// of a parallel run would reach for the one port 6600 — and a test's client could meet
+    /// another test's daemon there.
     init(serve arguments: [String], environment extra: [String: String] = [:], home givenHome: URL? = nil) throws {
-        self.arguments = ["serve"] + arguments
+        self.arguments = ["serve", "--mpd-address", "none"] + arguments
         ownsHome = givenHome == nil
         home = givenHome ?? TestRunDirectory.url.appendingPathComponent("home-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
