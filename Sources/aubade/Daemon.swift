@@ -59,6 +59,17 @@ import PlayerCore
 // 5b. The tag index's queue ("aubade.tag-index", serial, in TagIndex): writes the index
 //    (atomic, 2 s after the first new entry of a burst). The entries live under its mutex,
 //    held for lookups and for the load, never across a file write.
+// 6. The library's queue ("aubade.library", serial, in MusicLibrary): loads its database file,
+//    walks and stats the music folders, reads new and changed files (through the tag index's
+//    reader), watches them with inotify, writes the database file, builds each new immutable
+//    snapshot and publishes it under a short lock; its events hop to the MPD queue.
+// 7. The MPD queue ("aubade.mpd", serial, in MPDServer): the MPD listeners and every client's
+//    socket (non-blocking; long answers produced as the client reads), each command parsed and
+//    carried out, library queries on an immutable snapshot, the player as last heard of (each
+//    turn of the core queue hops here, in order, before any answer that follows it). A command
+//    for the player hops to the core queue and its answer back; nothing here waits for either.
+// 7b. The MPD files queue ("aubade.mpd.files", serial): covers beside a song, embedded
+//    pictures, `listfiles`, the stored playlists' files; answers hop back to the MPD queue.
 // Lock order, where two are ever held: mainloop lock → a decode buffer's lock. Nothing takes
 // the mainloop lock while holding a decode buffer's lock. A station's connection lock and a
 // transfer's locks are never held together (events are delivered with neither held).
