@@ -115,7 +115,7 @@ let package = Package(
         // tests run the helper as aubade does, the binary beside them, which every build of the
         // tests builds (swift build --build-tests and swift test build all targets).
         .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "Handoff", "TestSupport", "SoundAnalysis"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "MPDProtocol"]),
         .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
