@@ -31,14 +31,10 @@ public final class MPDFrontEnd: PlayerFrontEnd, @unchecked Sendable {
         self.playerQueue = playerQueue
         self.clock = clock
         let playlists = StoredPlaylists(folder: playlistsFolder, loader: loader)
+        // The player as it is now, before any turn: a client connecting first sees it.
+        let mirror = PlayerMirror(snapshot: host.snapshot, queue: host.queue, position: host.position, at: clock())
         server = MPDServer(settings: settings, library: library, playlists: playlists, frontEnd: self,
-                           snapshot: host.snapshot, outputs: outputs, clock: clock, log: log)
-        // The queue as it is now, before any turn: a client connecting first sees it.
-        let turn = PlayerTurn(event: .handBackDue, before: host.snapshot, after: host.snapshot, effects: [],
-                              queue: host.queue, position: host.position)
-        let server = self.server!
-        let now = clock()
-        server.queue.async { server.apply(turn, at: now) }
+                           mirror: mirror, outputs: outputs, clock: clock, log: log)
     }
 
     /// Opens the listeners (one log line for each, or for each that could not open).

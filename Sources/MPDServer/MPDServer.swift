@@ -43,14 +43,14 @@ final class MPDServer: @unchecked Sendable {
     private var toldClientLimit = false
 
     init(settings: MPDServerSettings, library: MusicLibrary?, playlists: StoredPlaylists, frontEnd: MPDFrontEnd,
-         snapshot: PlayerSnapshot, outputs: [OutputInfo], clock: @escaping @Sendable () -> Instant,
+         mirror: PlayerMirror, outputs: [OutputInfo], clock: @escaping @Sendable () -> Instant,
          log: @escaping @Sendable (LogLevel, String) -> Void) {
         queue = DispatchQueue(label: "aubade.mpd")
         self.settings = settings
         self.library = library
         self.playlists = playlists
         self.frontEnd = frontEnd
-        self.mirror = PlayerMirror(snapshot: snapshot)
+        self.mirror = mirror
         self.outputs = outputs
         self.clock = clock
         self.log = log

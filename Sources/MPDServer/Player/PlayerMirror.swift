@@ -19,8 +19,13 @@ struct PlayerMirror {
     /// The title on air of the current station, to notice a new one (a new queue version).
     private var liveTitle: String?
 
-    init(snapshot: PlayerSnapshot) {
+    /// The player as it is when the front-end attaches: later turns only say what changed.
+    init(snapshot: PlayerSnapshot, queue: PlayQueue, position: Microseconds, at now: Instant) {
         self.snapshot = snapshot
+        self.queue = queue
+        self.position = position
+        positionTaken = now
+        versions.update(to: queue)
     }
 
     /// Takes in one turn of the player; says which `idle` subsystems it changed.
@@ -80,7 +85,7 @@ struct PlayerMirror {
 
     /// What plays after the current entry (`nextsong`), as the player will choose it.
     var nextEntry: QueueEntry? {
-        guard let current = snapshot.current, snapshot.status != .stopped || true else { return nil }
+        guard let current = snapshot.current else { return nil }
         if snapshot.loopStatus == .track { return current }
         return queue.entry(after: current.id, wrapping: snapshot.loopStatus == .playlist).flatMap(queue.entry)
     }
