@@ -126,10 +126,11 @@ extension LibraryBuilder {
         }
         let kept = Set(children.map(ObjectIdentifier.init))
         for gone in node.children where !kept.contains(ObjectIdentifier(gone)) { report.songsLeft += gone.songCount }
-        node.songs = songs
-        node.playlists = playlists
-        node.children = children
+        // Unchanged, the folder keeps its entries as they are (named and in mpd's order).
         if changed {
+            node.songs = songs
+            node.playlists = playlists
+            node.children = children
             node.isOrdered = false
             report.changed = true
         }

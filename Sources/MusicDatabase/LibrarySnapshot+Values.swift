@@ -15,30 +15,74 @@ extension LibrarySnapshot {
         let kinds = groupedBy + [kind]
         let plans = kinds.map { [PackedTag.index($0)] + $0.fallbacks.map(PackedTag.index) }
         guard let compiled = compile(filter), let range = songRange(for: filter) else { return [] }
-        // One or two levels (nearly every `list`) as one integer each; more as arrays.
-        var packed = Set<UInt64>()
-        var rows = Set<[UInt32]>()
-        var columns: [[UInt32]] = Array(repeating: [], count: kinds.count)
-        for index in range where compiled.map({ $0.matches(index) }) ?? true {
-            let song = content.songs[index]
-            for column in columns.indices { valuesWithFallback(plans[column], song, into: &columns[column]) }
-            switch columns.count {
-            case 1:
-                for value in columns[0] { packed.insert(UInt64(value)) }
-            case 2:
-                for outer in columns[0] { for inner in columns[1] { packed.insert(UInt64(outer) << 32 | UInt64(inner)) } }
-            default:
-                addCombinations(columns, into: &rows)
+        let matching = range.filter { index in compiled.map { $0.matches(index) } ?? true }
+        // First the distinct values of each level, ranked by bytes once (a few thousand
+        // albums, not a sort of every row by strings); then each row is its ranks in one
+        // integer (mixed radix), so dedup and order are integer work.
+        var buffer: [UInt32] = []
+        var ranks: [[Int32]] = []
+        var distinct: [[UInt32]] = []
+        for plan in plans {
+            var seen = [Bool](repeating: false, count: content.strings.count)
+            var values: [UInt32] = []
+            for index in matching {
+                valuesWithFallback(plan, content.songs[index], into: &buffer)
+                for value in buffer where !seen[Int(value)] {
+                    seen[Int(value)] = true
+                    values.append(value)
+                }
             }
+            values.sort(by: content.strings.bytesPrecede)
+            var rank = [Int32](repeating: -1, count: content.strings.count)
+            for (position, value) in values.enumerated() { rank[Int(value)] = Int32(position) }
+            ranks.append(rank)
+            distinct.append(values)
         }
-        if kinds.count <= 2 {
-            rows = Set(packed.map { kinds.count == 1 ? [UInt32($0)] : [UInt32($0 >> 32), UInt32($0 & 0xFFFF_FFFF)] })
+        var radix: UInt64 = 1
+        for values in distinct {
+            let (product, overflow) = radix.multipliedReportingOverflow(by: UInt64(max(values.count, 1)))
+            // Beyond 64 bits (never with real tags): rows as arrays.
+            guard !overflow else { return valueRowsAsArrays(matching, plans: plans, ranks: ranks, distinct: distinct) }
+            radix = product
         }
-        let strings = content.strings
-        return rows.sorted { a, b in
-            for (x, y) in zip(a, b) where x != y { return strings.bytesPrecede(x, y) }
-            return false
-        }.map { $0.map(strings.string) }
+        var rows = Set<UInt64>()
+        var columns: [[UInt32]] = Array(repeating: [], count: plans.count)
+        for index in matching {
+            let song = content.songs[index]
+            for column in plans.indices { valuesWithFallback(plans[column], song, into: &columns[column]) }
+            func add(_ column: Int, _ key: UInt64) {
+                if column == columns.count {
+                    rows.insert(key)
+                    return
+                }
+                let base = UInt64(distinct[column].count)
+                for value in columns[column] { add(column + 1, key * base + UInt64(ranks[column][Int(value)])) }
+            }
+            add(0, 0)
+        }
+        let strings = distinct.map { $0.map(content.strings.string) }
+        return rows.sorted().map { key in
+            var key = key
+            var row = [String](repeating: "", count: plans.count)
+            for column in plans.indices.reversed() {
+                let base = UInt64(distinct[column].count)
+                row[column] = strings[column][Int(key % base)]
+                key /= base
+            }
+            return row
+        }
+    }
+
+    private func valueRowsAsArrays(_ matching: [Int], plans: [[UInt8]], ranks: [[Int32]], distinct: [[UInt32]]) -> [[String]] {
+        var rows = Set<[Int32]>()
+        var columns: [[UInt32]] = Array(repeating: [], count: plans.count)
+        for index in matching {
+            for column in plans.indices { valuesWithFallback(plans[column], content.songs[index], into: &columns[column]) }
+            addCombinations(columns, into: &rows, ranks: ranks)
+        }
+        return rows.sorted { $0.lexicographicallyPrecedes($1) }.map { row in
+            row.enumerated().map { column, rank in content.strings.string(distinct[column][Int(rank)]) }
+        }
     }
 
     /// The filter compiled for this snapshot: .some(nil) without a filter, nil when refused.
@@ -94,15 +138,15 @@ extension LibrarySnapshot {
         values.append(0)
     }
 
-    private func addCombinations(_ columns: [[UInt32]], into rows: inout Set<[UInt32]>) {
-        var row: [UInt32] = []
+    private func addCombinations(_ columns: [[UInt32]], into rows: inout Set<[Int32]>, ranks: [[Int32]]) {
+        var row: [Int32] = []
         func add(_ column: Int) {
             if column == columns.count {
                 rows.insert(row)
                 return
             }
             for value in columns[column] {
-                row.append(value)
+                row.append(ranks[column][Int(value)])
                 add(column + 1)
                 row.removeLast()
             }

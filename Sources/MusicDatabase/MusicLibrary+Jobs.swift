@@ -13,8 +13,9 @@ extension MusicLibrary {
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount
         let rules = ScanRules(reader: reader, rescan: rescan)
-        if let uri, let parts = rawParts(ofURI: uri) {
-            refresh(parts, recursive: true, rules: rules, report: &report)
+        if let uri {
+            // A URI that no longer maps (a folder removed meanwhile) leaves nothing to scan.
+            if let parts = rawParts(ofURI: uri) { refresh(parts, recursive: true, rules: rules, report: &report) }
         } else {
             work.builder.refreshAll(rules: rules, report: &report)
         }

@@ -93,7 +93,9 @@ public final class MusicLibrary: Sendable {
     }
 
     /// Stops watching and saves what changed; waits for the queue's work under way.
+    /// Not from `events` (it waits for the library's queue, which calls them).
     public func stop() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
         shared.withLock { $0.stopped = true }
         queue.sync { [self] in
             work.watcher?.cancel()
