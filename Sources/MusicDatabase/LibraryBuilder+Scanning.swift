@@ -35,6 +35,9 @@ struct ScanRules {
     var reader: (FilePath) throws(DecodingError) -> Track
     /// Read every file again, changed or not (`rescan`).
     var rescan = false
+    /// Called with each folder just before it is listed: the library watches it then, so a
+    /// file added while the scan runs is seen (by the scan, or by the watch).
+    var willList: ((FilePath) -> Void)?
 }
 
 extension LibraryBuilder {
@@ -57,6 +60,7 @@ extension LibraryBuilder {
         node.fileID = id
         var changed = node.modified != status.modified
         node.modified = status.modified
+        rules.willList?(path)
         let names: [FilePath]
         do {
             names = try FileSystem.contents(ofDirectory: path)

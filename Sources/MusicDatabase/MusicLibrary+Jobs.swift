@@ -12,7 +12,7 @@ extension MusicLibrary {
         emit(.updateStarted(job: job))
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount
-        let rules = ScanRules(reader: reader, rescan: rescan)
+        let rules = scanRules(rescan: rescan)
         if let uri {
             // A URI that no longer maps (a folder removed meanwhile) leaves nothing to scan.
             if let parts = rawParts(ofURI: uri) { refresh(parts, recursive: true, rules: rules, report: &report) }
@@ -28,8 +28,18 @@ extension MusicLibrary {
     func verify() {
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount
-        work.builder.refreshAll(rules: ScanRules(reader: reader), report: &report)
+        work.builder.refreshAll(rules: scanRules(rescan: false), report: &report)
         finish(report, what: "scan of the music folders")
+        if work.watcher != nil { updateWatches() }
+    }
+
+    /// How a scan reads, and watches each folder before listing it.
+    func scanRules(rescan: Bool) -> ScanRules {
+        var rules = ScanRules(reader: reader, rescan: rescan)
+        if work.watcher != nil {
+            rules.willList = { [self] path in watch(path) }
+        }
+        return rules
     }
 
     /// Publishes what changed and logs one summary line for the problems of one scan.

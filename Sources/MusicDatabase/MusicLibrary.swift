@@ -63,8 +63,9 @@ public final class MusicLibrary: Sendable {
     public func start() {
         queue.async { [self] in
             loadCache()
-            verify()
+            // Watching first: a folder is watched before the scan lists it.
             if configuration.watch { startWatching() }
+            verify()
         }
     }
 
@@ -121,6 +122,9 @@ final class LibraryWork: @unchecked Sendable {
     var unsavedChanges = false
     var saveScheduled = false
     var watchLimitLogged = false
+    /// Folders found unwatched (the watch limit) since the last log line was considered.
+    var unwatched = Set<FilePath>()
+    var firstUnwatched: FilePath?
     var songLimitLogged = false
     var lastUpdated: Int64 = 0
     /// For tests: a watch limit lower than the machine's (`FolderWatcher.simulatedLimit`).

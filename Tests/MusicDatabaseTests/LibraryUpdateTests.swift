@@ -152,6 +152,26 @@ import TestSupport
         #expect(throws: LibraryCacheCoding.Corrupt.self) { try LibraryCacheCoding.decode(LibraryCacheCoding.encode(content, updated: 0)) }
     }
 
+    @Test func rereadingFilesDoesNotGrowTheTablesForever() throws {
+        let files = try TestLibrary()
+        for index in 0..<300 { try files.add("A/\(index).mp3", tags: [("Title", "T\(index)")]) }
+        let events = Events()
+        let library = makeLibrary(files, events: events)
+        library.start()
+        #expect(eventually { library.snapshot.songCount == 300 })
+        for round in 0..<30 {
+            // New values each round: the old ones become garbage in the tables.
+            for index in 0..<300 { files.setTags("A/\(index).mp3", [("Title", "T\(index) r\(round)")]) }
+            let job = try #require(library.update(nil, rescan: true))
+            #expect(eventually { events.finished.contains(job) })
+        }
+        #expect(library.snapshot.song(uri: "A/7.mp3")?.values(of: .title) == ["T7 r29"])
+        let content = library.snapshot.content
+        #expect(content.tags.count <= 2 * 300 + 4096 + 300)
+        #expect(content.strings.count <= 3 * 700 + 10_000 + 700)
+        library.stop()
+    }
+
     @Test func theSongLimitIsOneLogLine() throws {
         let files = try TestLibrary()
         for index in 0..<30 { try files.add("A/\(index).mp3", tags: [("Title", "\(index)")]) }

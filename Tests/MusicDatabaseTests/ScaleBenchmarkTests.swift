@@ -62,6 +62,11 @@ struct ScaleBenchmarkTests {
         let after = Self.residentKilobytes()
         let s = snapshot!
         print("database bench: \(s.songCount) songs scanned and built in \(built) (walk, stat, fake read, sort)")
+        let c = s.content
+        let logical = c.songs.count * MemoryLayout<SongRecord>.stride + c.tags.count * 4 + c.strings.footprint
+            + c.directories.count * MemoryLayout<DirectoryRecord>.stride
+        print("database bench: the snapshot's arrays: \(logical / max(1, s.songCount)) bytes a song (records \(MemoryLayout<SongRecord>.stride) B, "
+              + "\(c.tags.count) tags, strings and their index \(c.strings.footprint / max(1, s.songCount)) B a song)")
         print("database bench: RSS \(before) kB before, \(after) kB after: \((after - before) * 1024 / max(1, s.songCount)) bytes a song "
               + "(the builder's tree included); strings \(s.content.strings.count), \(s.content.strings.footprint / 1024) kB")
         Self.time("search any \"title 0099\" (fold, substring)") {
