@@ -21,6 +21,9 @@ struct ScanReport {
     var folderLimitReachedAt: FilePath?
 
     static let folderLimit = 1_000_000
+    /// Folders nested deeper than this are not scanned: the tree is walked recursively, and a
+    /// hostile tree (or chain of links) must not exhaust the queue's stack.
+    static let depthLimit = 128
 
     static let failuresListed = 3
 
@@ -83,6 +86,10 @@ extension LibraryBuilder {
             case .directory(let childID):
                 // A symlink back up the tree (mpd's FindAncestorLoop), or a kernel file system.
                 if ancestors.contains(childID) || childID == id { continue }
+                guard ancestors.count + 1 < ScanReport.depthLimit else {
+                    if report.folderLimitReachedAt == nil { report.folderLimitReachedAt = child }
+                    continue
+                }
                 if childID.device != id.device && FileSystem.isKernelFileSystem(child) { continue }
                 let existing = node.child(named: name.bytes)
                 let folder = existing ?? FolderNode(rawName: name.bytes)

@@ -150,11 +150,14 @@ enum LibraryCacheCoding {
             throw Corrupt(reason: "bad root folder")
         }
         var songCursor = 0, playlistCursor = 0
+        var depths = [Int](repeating: 0, count: n)
         for (index, d) in directories.enumerated() {
             guard d.name < strings, d.rawName < strings, Int(d.end) > index, Int(d.end) <= n,
                   Int(d.songStart) == songCursor, Int(d.playlistStart) == playlistCursor else { throw Corrupt(reason: "bad folder") }
             if index > 0 {
                 guard Int(d.parent) < index, directories[Int(d.parent)].end >= d.end else { throw Corrupt(reason: "bad folder tree") }
+                depths[index] = depths[Int(d.parent)] + 1
+                guard depths[index] <= ScanReport.depthLimit else { throw Corrupt(reason: "folders nested too deep") }
             }
             var child = index + 1
             while child < Int(d.end) {

@@ -56,8 +56,8 @@ extension MusicLibrary {
         }
         if report.limitReachedAt == nil { work.songLimitLogged = false }
         if let cut = report.folderLimitReachedAt {
-            log(.warning, "library: one scan lists at most \(ScanReport.folderLimit) folders (symbolic links that fan out?): "
-                + "\(cut.displayString) and the folders after it were not scanned")
+            log(.warning, "library: one scan lists at most \(ScanReport.folderLimit) folders, \(ScanReport.depthLimit) deep "
+                + "(symbolic links that fan out?): \(cut.displayString) and the folders after it were not scanned")
         }
         if report.changed { publish() }
     }

@@ -258,6 +258,19 @@ import TestSupport
         #expect(snapshot.filePath(forURI: "Music (2)/b.mp3") == FilePath(music2 + "/b.mp3"))
     }
 
+    @Test func foldersNestedTooDeepAreOneLogLine() throws {
+        let files = try TestLibrary()
+        let shallow = Array(repeating: "d", count: 10).joined(separator: "/")
+        let deep = Array(repeating: "d", count: ScanReport.depthLimit + 5).joined(separator: "/")
+        try files.add(shallow + "/near.mp3", tags: [("Title", "Near")])
+        try files.add(deep + "/far.mp3", tags: [("Title", "Far")])
+        let log = LogRecorder()
+        let snapshot = files.snapshot(log: log.sink)
+        #expect(snapshot.song(uri: shallow + "/near.mp3") != nil)
+        #expect(snapshot.songCount == 1)
+        #expect(log.all.count == 1 && log.all.first?.contains("deep") == true)
+    }
+
     @Test func symlinkLoopsAreWalkedOnce() throws {
         let files = try TestLibrary()
         try files.add("A/one.mp3", tags: [("Title", "One")])
