@@ -28,6 +28,8 @@ public struct LibraryWalk: Sequence, Sendable {
         Iterator(snapshot: snapshot, start: start, recursive: true)
     }
 
+    /// One walk in progress: a stack of folders and a cursor in the current one, so the walk
+    /// holds no list of what it will give.
     public struct Iterator: IteratorProtocol {
         private let snapshot: LibrarySnapshot
         private let recursive: Bool

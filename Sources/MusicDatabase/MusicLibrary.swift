@@ -35,6 +35,10 @@ public final class MusicLibrary: Sendable {
     /// What only the library's queue touches.
     let work: LibraryWork
 
+    /// - Parameters:
+    ///   - reader: reads a file's tags, length and format (the daemon passes the tag index's
+    ///     reader, `TagIndex.reader(wrapping: TrackReader.read)`); called on the library's queue.
+    ///   - log: one line per problem; a scan's unreadable files are one summary line.
     public init(configuration: LibraryConfiguration, reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track,
                 log: @escaping @Sendable (LogLevel, String) -> Void) {
         var configuration = configuration
