@@ -5,6 +5,14 @@ import Testing
 import PlayerCore
 import TestSupport
 
+/// A thread-safe count, for the benchmark's reader.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
 /// A micro benchmark of the database at the size of the library benchmark (100,000 songs
 /// in folders of 10; 2,000 artists, 10,000 albums), read by a fake reader, so what is timed
 /// is the database alone. Run it optimised, on demand (it writes 100,000 empty files):
@@ -47,7 +55,7 @@ struct ScaleBenchmarkTests {
         for number in 1...Self.count {
             let directory = folder + String(format: "/Album %05d", (number - 1) / 10)
             if number % 10 == 1 { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-            FileManager.default.createFile(atPath: directory + String(format: "/%05d song.mp3", number), contents: nil)
+            _ = FileManager.default.createFile(atPath: directory + String(format: "/%05d song.mp3", number), contents: nil)
         }
         let reader: @Sendable (FilePath) throws(Decoding.DecodingError) -> Track = { path throws(Decoding.DecodingError) in
             let name = path.lastComponent.displayString
@@ -100,6 +108,32 @@ struct ScaleBenchmarkTests {
         _ = try LibraryCacheCoding.decode(bytes)
         print("database bench: cache \(bytes.count / 1024) kB, encoded in \(encoded), decoded and checked in \(ContinuousClock.now - decodeStart)")
         snapshot = nil
+        // The daemon's start: the cache loaded and checked against the disk (every file
+        // stat'ed, none read), then one folder's change as inotify or `update` brings it.
+        let cache = try Fixtures.makeDirectory() + "/library.db"
+        let first = MusicLibrary(configuration: LibraryConfiguration(folders: [FilePath(folder)!], cacheFile: cache, watch: false),
+                                 reader: reader, log: { _, _ in })
+        first.start()
+        first.queue.sync {}
+        first.stop()
+        let readCount = LockedCounter()
+        let counting: @Sendable (FilePath) throws(Decoding.DecodingError) -> Track = { path throws(Decoding.DecodingError) in
+            readCount.add()
+            return try reader(path)
+        }
+        let library = MusicLibrary(configuration: LibraryConfiguration(folders: [FilePath(folder)!], cacheFile: cache, watch: false),
+                                   reader: counting, log: { _, _ in })
+        let startTime = ContinuousClock.now
+        library.start()
+        library.queue.sync {}
+        print("database bench: start from the cache and check \(Self.count) files: \(ContinuousClock.now - startTime), "
+              + "\(readCount.value) files read")
+        _ = FileManager.default.createFile(atPath: folder + "/Album 00042/00425 song.mp3", contents: Data([1]))
+        let updateTime = ContinuousClock.now
+        _ = library.update("Album 00042", rescan: false)
+        library.queue.sync {}
+        print("database bench: update of one folder, one file changed, new snapshot published: \(ContinuousClock.now - updateTime)")
+        library.stop()
         Fixtures.remove(folder)
     }
 }
