@@ -15,28 +15,45 @@ extension LibrarySnapshot {
         let kinds = groupedBy + [kind]
         let plans = kinds.map { [PackedTag.index($0)] + $0.fallbacks.map(PackedTag.index) }
         guard let compiled = compile(filter), let range = songRange(for: filter) else { return [] }
-        let matching = range.filter { index in compiled.map { $0.matches(index) } ?? true }
-        // First the distinct values of each level, ranked by bytes once (a few thousand
-        // albums, not a sort of every row by strings); then each row is its ranks in one
-        // integer (mixed radix), so dedup and order are integer work.
-        var buffer: [UInt32] = []
-        var ranks: [[Int32]] = []
-        var distinct: [[UInt32]] = []
-        for plan in plans {
-            var seen = [Bool](repeating: false, count: content.strings.count)
-            var values: [UInt32] = []
+        let matching = compiled == nil ? Array(range) : range.filter { index in compiled!.matches(index) }
+        // One pass gathers each song's values of each level (with the fallbacks) into flat
+        // arrays and notes the distinct values; those are ranked by bytes once (a few
+        // thousand albums, not a sort of every row by strings); then each row is its ranks in
+        // one integer (mixed radix), so dedup and order are integer work.
+        let columnCount = plans.count
+        var gathered: [UInt32] = []
+        var ends: [Int32] = []  // per song and level, the end of its values in `gathered`
+        gathered.reserveCapacity(matching.count * columnCount)
+        ends.reserveCapacity(matching.count * columnCount)
+        var seen = [UInt8](repeating: 0, count: content.strings.count)  // a bit per level
+        var distinct: [[UInt32]] = Array(repeating: [], count: columnCount)
+        content.tags.withUnsafeBufferPointer { tags in
             for index in matching {
-                valuesWithFallback(plan, content.songs[index], into: &buffer)
-                for value in buffer where !seen[Int(value)] {
-                    seen[Int(value)] = true
-                    values.append(value)
+                let song = content.songs[index]
+                let songTags = UnsafeBufferPointer(rebasing: tags[Int(song.tagStart)..<Int(song.tagStart) + Int(song.tagCount)])
+                for (column, plan) in plans.enumerated() {
+                    let start = gathered.count
+                    for kind in plan {
+                        for tag in songTags where PackedTag.kind(tag) == kind { gathered.append(PackedTag.value(tag)) }
+                        if gathered.count > start { break }
+                    }
+                    if gathered.count == start { gathered.append(0) }
+                    let bit = UInt8(1) << UInt8(min(column, 7))
+                    for value in gathered[start...] where column >= 8 || seen[Int(value)] & bit == 0 {
+                        if column < 8 { seen[Int(value)] |= bit }
+                        distinct[column].append(value)
+                    }
+                    ends.append(Int32(gathered.count))
                 }
             }
-            values.sort(by: content.strings.bytesPrecede)
+        }
+        var ranks: [[Int32]] = []
+        for column in 0..<columnCount {
+            if column >= 8 { distinct[column] = Array(Set(distinct[column])) }
+            distinct[column].sort(by: content.strings.bytesPrecede)
             var rank = [Int32](repeating: -1, count: content.strings.count)
-            for (position, value) in values.enumerated() { rank[Int(value)] = Int32(position) }
+            for (position, value) in distinct[column].enumerated() { rank[Int(value)] = Int32(position) }
             ranks.append(rank)
-            distinct.append(values)
         }
         var radix: UInt64 = 1
         for values in distinct {
@@ -45,26 +62,33 @@ extension LibrarySnapshot {
             guard !overflow else { return valueRowsAsArrays(matching, plans: plans, ranks: ranks, distinct: distinct) }
             radix = product
         }
-        var rows = Set<UInt64>()
-        var columns: [[UInt32]] = Array(repeating: [], count: plans.count)
-        for index in matching {
-            let song = content.songs[index]
-            for column in plans.indices { valuesWithFallback(plans[column], song, into: &columns[column]) }
-            func add(_ column: Int, _ key: UInt64) {
-                if column == columns.count {
-                    rows.insert(key)
-                    return
-                }
+        var rows = Set<UInt64>(minimumCapacity: matching.count)
+        var start: Int32 = 0
+        var position = 0
+        var keys: [UInt64] = []
+        for _ in matching {
+            // Every combination of this song's levels, as mixed-radix keys.
+            keys.removeAll(keepingCapacity: true)
+            keys.append(0)
+            for column in 0..<columnCount {
+                let end = ends[position]
                 let base = UInt64(distinct[column].count)
-                for value in columns[column] { add(column + 1, key * base + UInt64(ranks[column][Int(value)])) }
+                if end - start == 1 {
+                    let rank = UInt64(ranks[column][Int(gathered[Int(start)])])
+                    for index in keys.indices { keys[index] = keys[index] * base + rank }
+                } else {
+                    keys = keys.flatMap { key in gathered[Int(start)..<Int(end)].map { key * base + UInt64(ranks[column][Int($0)]) } }
+                }
+                start = end
+                position += 1
             }
-            add(0, 0)
+            for key in keys { rows.insert(key) }
         }
         let strings = distinct.map { $0.map(content.strings.string) }
         return rows.sorted().map { key in
             var key = key
-            var row = [String](repeating: "", count: plans.count)
-            for column in plans.indices.reversed() {
+            var row = [String](repeating: "", count: columnCount)
+            for column in (0..<columnCount).reversed() {
                 let base = UInt64(distinct[column].count)
                 row[column] = strings[column][Int(key % base)]
                 key /= base
