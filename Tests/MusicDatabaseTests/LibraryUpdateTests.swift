@@ -218,6 +218,23 @@ import TestSupport
         #expect(log.all.first?.hasPrefix("library: 21 files not read") == true)
     }
 
+    @Test func aFileThatVanishesBeforeItIsReadIsSimplyGone() throws {
+        let files = try TestLibrary()
+        try files.add("stays.mp3", tags: [("Title", "Stays")])
+        try files.add("goes.mp3", tags: [("Title", "Goes")])
+        let log = LogRecorder()
+        let snapshot = MusicLibrary.build(configuration: LibraryConfiguration(folders: [files.path]), reader: { path throws(Decoding.DecodingError) in
+            if path.displayString.hasSuffix("goes.mp3") {
+                // Deleted between the listing and the read, as a user's `rm` might.
+                unlink(path.displayString)
+                throw Decoding.DecodingError(path: path, reason: "file not found")
+            }
+            return Track(path: path, title: "Stays")
+        }, log: log.sink)
+        #expect(snapshot.songCount == 1 && snapshot.song(uri: "stays.mp3") != nil)
+        #expect(log.all.isEmpty)
+    }
+
     @Test func namesThatAreNotUTF8OrHaveControlCharacters() throws {
         let files = try TestLibrary()
         let folder: [UInt8] = Array(files.folder.utf8) + [UInt8(ascii: "/")]
