@@ -1,6 +1,6 @@
 import Decoding
 import Library
-public import PlayerCore
+import PlayerCore
 
 /// What one update found worth saying: counted, so the log gets one summary line per update
 /// whatever the number of bad files.
@@ -73,6 +73,9 @@ extension LibraryBuilder {
         }
         var known: [[UInt8]: SongRecord] = [:]
         for song in node.songs { known[strings.byteArray(song.rawName)] = song }
+        // By name, so a folder of 100,000 subfolders is not searched once per subfolder.
+        var knownFolders: [[UInt8]: FolderNode] = [:]
+        for child in node.children { knownFolders[child.rawName] = child }
         var knownPlaylists: [[UInt8]: PlaylistRecord] = [:]
         for playlist in node.playlists { knownPlaylists[strings.byteArray(playlist.rawName)] = playlist }
         var songs: [SongRecord] = [], playlists: [PlaylistRecord] = [], children: [FolderNode] = []
@@ -91,7 +94,7 @@ extension LibraryBuilder {
                     continue
                 }
                 if childID.device != id.device && FileSystem.isKernelFileSystem(child) { continue }
-                let existing = node.child(named: name.bytes)
+                let existing = knownFolders[name.bytes]
                 let folder = existing ?? FolderNode(rawName: name.bytes)
                 if existing == nil || recursive {
                     let alive = refresh(folder, at: child, ancestors: ancestors + [id], recursive: true, rules: rules, report: &report)

@@ -1,5 +1,5 @@
 import Library
-public import PlayerCore
+import PlayerCore
 
 /// The library cache file's bytes: a header (magic, version, body length, FNV-1a checksum of
 /// the body — the tag index's scheme, `TagIndexCoding`), then the snapshot's arrays as they
@@ -77,7 +77,7 @@ enum LibraryCacheCoding {
         let body = bytes[headerLength...]
         guard TagIndexCoding.checksum(body) == sum else { throw Corrupt(reason: "checksum mismatch") }
         var r = IndexReader(body)
-        var left = body.count
+        let left = body.count
         /// A count of records of `size` bytes each, no more than the bytes left could hold.
         func count(_ size: Int) throws(Corrupt) -> Int {
             let n = Int(try r.u32())

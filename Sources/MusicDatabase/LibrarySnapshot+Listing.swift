@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 extension LibrarySnapshot {
     /// `lsinfo`: a folder's own songs in mpd's order (album, disc, track, file name), then its

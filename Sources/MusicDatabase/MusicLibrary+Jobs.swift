@@ -1,6 +1,6 @@
 import Dispatch
 import Library
-public import PlayerCore
+import PlayerCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

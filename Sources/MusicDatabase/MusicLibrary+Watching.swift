@@ -1,6 +1,6 @@
 import Dispatch
 import Library
-public import PlayerCore
+import PlayerCore
 
 extension MusicLibrary {
     func startWatching() {
