@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 /// How a name on disk becomes a part of a URI.
 ///

@@ -1,5 +1,5 @@
 import Library
-public import PlayerCore
+import PlayerCore
 
 /// One folder of the library as the update keeps it, on the library's queue: what was found in
 /// it, to compare with the disk and to flatten into a snapshot (`LibraryBuilder`). Songs are

@@ -1,5 +1,5 @@
 import Dispatch
-public import PlayerCore
+import PlayerCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

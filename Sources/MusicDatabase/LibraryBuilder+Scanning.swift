@@ -1,6 +1,6 @@
 import Decoding
 import Library
-public import PlayerCore
+import PlayerCore
 
 /// What one update found worth saying: counted, so the log gets one summary line per update
 /// whatever the number of bad files.
@@ -21,6 +21,9 @@ struct ScanReport {
     var folderLimitReachedAt: FilePath?
 
     static let folderLimit = 1_000_000
+    /// Folders nested deeper than this are not scanned: the tree is walked recursively, and a
+    /// hostile tree (or chain of links) must not exhaust the queue's stack.
+    static let depthLimit = 128
 
     static let failuresListed = 3
 
@@ -35,6 +38,9 @@ struct ScanRules {
     var reader: (FilePath) throws(DecodingError) -> Track
     /// Read every file again, changed or not (`rescan`).
     var rescan = false
+    /// Called with each folder just before it is listed: the library watches it then, so a
+    /// file added while the scan runs is seen (by the scan, or by the watch).
+    var willList: ((FilePath) -> Void)?
 }
 
 extension LibraryBuilder {
@@ -57,6 +63,7 @@ extension LibraryBuilder {
         node.fileID = id
         var changed = node.modified != status.modified
         node.modified = status.modified
+        rules.willList?(path)
         let names: [FilePath]
         do {
             names = try FileSystem.contents(ofDirectory: path)
@@ -66,6 +73,9 @@ extension LibraryBuilder {
         }
         var known: [[UInt8]: SongRecord] = [:]
         for song in node.songs { known[strings.byteArray(song.rawName)] = song }
+        // By name, so a folder of 100,000 subfolders is not searched once per subfolder.
+        var knownFolders: [[UInt8]: FolderNode] = [:]
+        for child in node.children { knownFolders[child.rawName] = child }
         var knownPlaylists: [[UInt8]: PlaylistRecord] = [:]
         for playlist in node.playlists { knownPlaylists[strings.byteArray(playlist.rawName)] = playlist }
         var songs: [SongRecord] = [], playlists: [PlaylistRecord] = [], children: [FolderNode] = []
@@ -79,8 +89,12 @@ extension LibraryBuilder {
             case .directory(let childID):
                 // A symlink back up the tree (mpd's FindAncestorLoop), or a kernel file system.
                 if ancestors.contains(childID) || childID == id { continue }
+                guard ancestors.count + 1 < ScanReport.depthLimit else {
+                    if report.folderLimitReachedAt == nil { report.folderLimitReachedAt = child }
+                    continue
+                }
                 if childID.device != id.device && FileSystem.isKernelFileSystem(child) { continue }
-                let existing = node.child(named: name.bytes)
+                let existing = knownFolders[name.bytes]
                 let folder = existing ?? FolderNode(rawName: name.bytes)
                 if existing == nil || recursive {
                     let alive = refresh(folder, at: child, ancestors: ancestors + [id], recursive: true, rules: rules, report: &report)
@@ -126,10 +140,11 @@ extension LibraryBuilder {
         }
         let kept = Set(children.map(ObjectIdentifier.init))
         for gone in node.children where !kept.contains(ObjectIdentifier(gone)) { report.songsLeft += gone.songCount }
-        node.songs = songs
-        node.playlists = playlists
-        node.children = children
+        // Unchanged, the folder keeps its entries as they are (named and in mpd's order).
         if changed {
+            node.songs = songs
+            node.playlists = playlists
+            node.children = children
             node.isOrdered = false
             report.changed = true
         }

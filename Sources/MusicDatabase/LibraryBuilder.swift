@@ -1,5 +1,5 @@
 import Library
-public import PlayerCore
+import PlayerCore
 
 /// The library as the update keeps it, on the library's queue: the folder tree (`FolderNode`)
 /// and the tables its songs point into. It scans the disk (`LibraryBuilder+Scanning`) and

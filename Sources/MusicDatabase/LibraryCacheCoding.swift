@@ -1,5 +1,5 @@
 import Library
-public import PlayerCore
+import PlayerCore
 
 /// The library cache file's bytes: a header (magic, version, body length, FNV-1a checksum of
 /// the body — the tag index's scheme, `TagIndexCoding`), then the snapshot's arrays as they
@@ -77,7 +77,7 @@ enum LibraryCacheCoding {
         let body = bytes[headerLength...]
         guard TagIndexCoding.checksum(body) == sum else { throw Corrupt(reason: "checksum mismatch") }
         var r = IndexReader(body)
-        var left = body.count
+        let left = body.count
         /// A count of records of `size` bytes each, no more than the bytes left could hold.
         func count(_ size: Int) throws(Corrupt) -> Int {
             let n = Int(try r.u32())
@@ -150,11 +150,14 @@ enum LibraryCacheCoding {
             throw Corrupt(reason: "bad root folder")
         }
         var songCursor = 0, playlistCursor = 0
+        var depths = [Int](repeating: 0, count: n)
         for (index, d) in directories.enumerated() {
             guard d.name < strings, d.rawName < strings, Int(d.end) > index, Int(d.end) <= n,
                   Int(d.songStart) == songCursor, Int(d.playlistStart) == playlistCursor else { throw Corrupt(reason: "bad folder") }
             if index > 0 {
                 guard Int(d.parent) < index, directories[Int(d.parent)].end >= d.end else { throw Corrupt(reason: "bad folder tree") }
+                depths[index] = depths[Int(d.parent)] + 1
+                guard depths[index] <= ScanReport.depthLimit else { throw Corrupt(reason: "folders nested too deep") }
             }
             var child = index + 1
             while child < Int(d.end) {

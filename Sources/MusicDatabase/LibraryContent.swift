@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 /// Everything one snapshot knows, in flat arrays: folders depth first (the root first, each
 /// folder followed by its subtree), songs in the order mpd walks them (a folder's own songs,

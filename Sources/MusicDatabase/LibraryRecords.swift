@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 /// One song as the database keeps it: 40 bytes of ids and numbers, its tags a range of the
 /// library's packed tag array (`PackedTag`), every string an id in the `StringTable`.

@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 extension LibrarySnapshot {
     /// `lsinfo`: a folder's own songs in mpd's order (album, disc, track, file name), then its
@@ -28,6 +28,8 @@ public struct LibraryWalk: Sequence, Sendable {
         Iterator(snapshot: snapshot, start: start, recursive: true)
     }
 
+    /// One walk in progress: a stack of folders and a cursor in the current one, so the walk
+    /// holds no list of what it will give.
     public struct Iterator: IteratorProtocol {
         private let snapshot: LibrarySnapshot
         private let recursive: Bool

@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 extension LibrarySnapshot {
     /// `find`/`search` (and `findadd`, `searchadd`…): the songs that pass `filter`, in the

@@ -15,30 +15,98 @@ extension LibrarySnapshot {
         let kinds = groupedBy + [kind]
         let plans = kinds.map { [PackedTag.index($0)] + $0.fallbacks.map(PackedTag.index) }
         guard let compiled = compile(filter), let range = songRange(for: filter) else { return [] }
-        // One or two levels (nearly every `list`) as one integer each; more as arrays.
-        var packed = Set<UInt64>()
-        var rows = Set<[UInt32]>()
-        var columns: [[UInt32]] = Array(repeating: [], count: kinds.count)
-        for index in range where compiled.map({ $0.matches(index) }) ?? true {
-            let song = content.songs[index]
-            for column in columns.indices { valuesWithFallback(plans[column], song, into: &columns[column]) }
-            switch columns.count {
-            case 1:
-                for value in columns[0] { packed.insert(UInt64(value)) }
-            case 2:
-                for outer in columns[0] { for inner in columns[1] { packed.insert(UInt64(outer) << 32 | UInt64(inner)) } }
-            default:
-                addCombinations(columns, into: &rows)
+        let matching = compiled == nil ? Array(range) : range.filter { index in compiled!.matches(index) }
+        // One pass gathers each song's values of each level (with the fallbacks) into flat
+        // arrays and notes the distinct values; those are ranked by bytes once (a few
+        // thousand albums, not a sort of every row by strings); then each row is its ranks in
+        // one integer (mixed radix), so dedup and order are integer work.
+        let columnCount = plans.count
+        var gathered: [UInt32] = []
+        var ends: [Int32] = []  // per song and level, the end of its values in `gathered`
+        gathered.reserveCapacity(matching.count * columnCount)
+        ends.reserveCapacity(matching.count * columnCount)
+        var seen = [UInt8](repeating: 0, count: content.strings.count)  // a bit per level
+        var distinct: [[UInt32]] = Array(repeating: [], count: columnCount)
+        content.tags.withUnsafeBufferPointer { tags in
+            for index in matching {
+                let song = content.songs[index]
+                let songTags = UnsafeBufferPointer(rebasing: tags[Int(song.tagStart)..<Int(song.tagStart) + Int(song.tagCount)])
+                for (column, plan) in plans.enumerated() {
+                    let start = gathered.count
+                    for kind in plan {
+                        for tag in songTags where PackedTag.kind(tag) == kind { gathered.append(PackedTag.value(tag)) }
+                        if gathered.count > start { break }
+                    }
+                    if gathered.count == start { gathered.append(0) }
+                    let bit = UInt8(1) << UInt8(min(column, 7))
+                    for value in gathered[start...] where column >= 8 || seen[Int(value)] & bit == 0 {
+                        if column < 8 { seen[Int(value)] |= bit }
+                        distinct[column].append(value)
+                    }
+                    ends.append(Int32(gathered.count))
+                }
             }
         }
-        if kinds.count <= 2 {
-            rows = Set(packed.map { kinds.count == 1 ? [UInt32($0)] : [UInt32($0 >> 32), UInt32($0 & 0xFFFF_FFFF)] })
+        var ranks: [[Int32]] = []
+        for column in 0..<columnCount {
+            if column >= 8 { distinct[column] = Array(Set(distinct[column])) }
+            distinct[column].sort(by: content.strings.bytesPrecede)
+            var rank = [Int32](repeating: -1, count: content.strings.count)
+            for (position, value) in distinct[column].enumerated() { rank[Int(value)] = Int32(position) }
+            ranks.append(rank)
         }
-        let strings = content.strings
-        return rows.sorted { a, b in
-            for (x, y) in zip(a, b) where x != y { return strings.bytesPrecede(x, y) }
-            return false
-        }.map { $0.map(strings.string) }
+        var radix: UInt64 = 1
+        for values in distinct {
+            let (product, overflow) = radix.multipliedReportingOverflow(by: UInt64(max(values.count, 1)))
+            // Beyond 64 bits (never with real tags): rows as arrays.
+            guard !overflow else { return valueRowsAsArrays(matching, plans: plans, ranks: ranks, distinct: distinct) }
+            radix = product
+        }
+        var rows = Set<UInt64>(minimumCapacity: matching.count)
+        var start: Int32 = 0
+        var position = 0
+        var keys: [UInt64] = []
+        for _ in matching {
+            // Every combination of this song's levels, as mixed-radix keys.
+            keys.removeAll(keepingCapacity: true)
+            keys.append(0)
+            for column in 0..<columnCount {
+                let end = ends[position]
+                let base = UInt64(distinct[column].count)
+                if end - start == 1 {
+                    let rank = UInt64(ranks[column][Int(gathered[Int(start)])])
+                    for index in keys.indices { keys[index] = keys[index] * base + rank }
+                } else {
+                    keys = keys.flatMap { key in gathered[Int(start)..<Int(end)].map { key * base + UInt64(ranks[column][Int($0)]) } }
+                }
+                start = end
+                position += 1
+            }
+            for key in keys { rows.insert(key) }
+        }
+        let strings = distinct.map { $0.map(content.strings.string) }
+        return rows.sorted().map { key in
+            var key = key
+            var row = [String](repeating: "", count: columnCount)
+            for column in (0..<columnCount).reversed() {
+                let base = UInt64(distinct[column].count)
+                row[column] = strings[column][Int(key % base)]
+                key /= base
+            }
+            return row
+        }
+    }
+
+    private func valueRowsAsArrays(_ matching: [Int], plans: [[UInt8]], ranks: [[Int32]], distinct: [[UInt32]]) -> [[String]] {
+        var rows = Set<[Int32]>()
+        var columns: [[UInt32]] = Array(repeating: [], count: plans.count)
+        for index in matching {
+            for column in plans.indices { valuesWithFallback(plans[column], content.songs[index], into: &columns[column]) }
+            addCombinations(columns, into: &rows, ranks: ranks)
+        }
+        return rows.sorted { $0.lexicographicallyPrecedes($1) }.map { row in
+            row.enumerated().map { column, rank in content.strings.string(distinct[column][Int(rank)]) }
+        }
     }
 
     /// The filter compiled for this snapshot: .some(nil) without a filter, nil when refused.
@@ -94,15 +162,15 @@ extension LibrarySnapshot {
         values.append(0)
     }
 
-    private func addCombinations(_ columns: [[UInt32]], into rows: inout Set<[UInt32]>) {
-        var row: [UInt32] = []
+    private func addCombinations(_ columns: [[UInt32]], into rows: inout Set<[Int32]>, ranks: [[Int32]]) {
+        var row: [Int32] = []
         func add(_ column: Int) {
             if column == columns.count {
                 rows.insert(row)
                 return
             }
             for value in columns[column] {
-                row.append(value)
+                row.append(ranks[column][Int(value)])
                 add(column + 1)
                 row.removeLast()
             }

@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 import Handoff
 
 /// One immutable state of the library: share it across threads, query it anywhere, keep it as

@@ -1,6 +1,6 @@
 import Dispatch
 import Library
-public import PlayerCore
+import PlayerCore
 
 extension MusicLibrary {
     /// Seconds between a change and the cache's save (a burst of changes is saved once).

@@ -1,6 +1,6 @@
 import Dispatch
 import Library
-public import PlayerCore
+import PlayerCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,9 +12,10 @@ extension MusicLibrary {
         emit(.updateStarted(job: job))
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount
-        let rules = ScanRules(reader: reader, rescan: rescan)
-        if let uri, let parts = rawParts(ofURI: uri) {
-            refresh(parts, recursive: true, rules: rules, report: &report)
+        let rules = scanRules(rescan: rescan)
+        if let uri {
+            // A URI that no longer maps (a folder removed meanwhile) leaves nothing to scan.
+            if let parts = rawParts(ofURI: uri) { refresh(parts, recursive: true, rules: rules, report: &report) }
         } else {
             work.builder.refreshAll(rules: rules, report: &report)
         }
@@ -27,8 +28,18 @@ extension MusicLibrary {
     func verify() {
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount
-        work.builder.refreshAll(rules: ScanRules(reader: reader), report: &report)
+        work.builder.refreshAll(rules: scanRules(rescan: false), report: &report)
         finish(report, what: "scan of the music folders")
+        if work.watcher != nil { updateWatches() }
+    }
+
+    /// How a scan reads, and watches each folder before listing it.
+    func scanRules(rescan: Bool) -> ScanRules {
+        var rules = ScanRules(reader: reader, rescan: rescan)
+        if work.watcher != nil {
+            rules.willList = { [self] path in watch(path) }
+        }
+        return rules
     }
 
     /// Publishes what changed and logs one summary line for the problems of one scan.
@@ -45,8 +56,8 @@ extension MusicLibrary {
         }
         if report.limitReachedAt == nil { work.songLimitLogged = false }
         if let cut = report.folderLimitReachedAt {
-            log(.warning, "library: one scan lists at most \(ScanReport.folderLimit) folders (symbolic links that fan out?): "
-                + "\(cut.displayString) and the folders after it were not scanned")
+            log(.warning, "library: one scan lists at most \(ScanReport.folderLimit) folders, \(ScanReport.depthLimit) deep "
+                + "(symbolic links that fan out?): \(cut.displayString) and the folders after it were not scanned")
         }
         if report.changed { publish() }
     }

@@ -1,6 +1,6 @@
 import Dispatch
 import Library
-public import PlayerCore
+import PlayerCore
 
 extension MusicLibrary {
     func startWatching() {
@@ -14,21 +14,25 @@ extension MusicLibrary {
         updateWatches()
     }
 
-    /// Watches every folder of the library (new ones since the last time), and stops watching
-    /// those gone. The watch limit is logged once, with what is not covered.
+    /// Watches one folder (before a scan lists it); past the watch limit, notes it unwatched.
+    func watch(_ path: FilePath) {
+        guard let watcher = work.watcher, !watcher.isWatching(path) else { return }
+        switch work.unwatched.isEmpty ? watcher.watch(path) : .limitReached {
+        case .watched: break
+        case .limitReached:
+            if work.unwatched.insert(path).inserted && work.firstUnwatched == nil { work.firstUnwatched = path }
+        case .failed: break  // gone meanwhile: the next scan drops it
+        }
+    }
+
+    /// Watches every folder of the library not yet watched, stops watching those gone, and
+    /// logs the watch limit once, with what is not covered.
     func updateWatches() {
         guard let watcher = work.watcher else { return }
         var all = Set<FilePath>()
-        var unwatched: [FilePath] = []
         func visit(_ node: FolderNode, _ path: FilePath) {
             all.insert(path)
-            if !watcher.isWatching(path) {
-                switch unwatched.isEmpty ? watcher.watch(path) : .limitReached {
-                case .watched: break
-                case .limitReached: unwatched.append(path)
-                case .failed: break  // gone meanwhile: the next scan drops it
-                }
-            }
+            if !work.unwatched.contains(path) { watch(path) }
             for child in node.children {
                 guard let name = FilePath(bytes: child.rawName) else { continue }
                 visit(child, path.appending(name))
@@ -41,10 +45,11 @@ extension MusicLibrary {
             for (folder, node) in zip(configuration.folders, root.children) { visit(node, folder) }
         }
         watcher.keepOnly(all)
-        if let first = unwatched.first, !work.watchLimitLogged {
+        work.unwatched.formIntersection(all)
+        if let first = work.firstUnwatched, !work.watchLimitLogged {
             work.watchLimitLogged = true
             log(.warning, "library: the inotify watch limit (fs.inotify.max_user_watches) is reached at \(watcher.count) "
-                + "folders: changes in \(first.displayString) and \(unwatched.count - 1) other folders are seen only after `update`")
+                + "folders: changes in \(first.displayString) and \(work.unwatched.count - 1) other folders are seen only after `update`")
         }
     }
 
@@ -70,7 +75,7 @@ extension MusicLibrary {
         emit(.updateStarted(job: job))
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount
-        let rules = ScanRules(reader: reader)
+        let rules = scanRules(rescan: false)
         for folder in folders.sorted(by: FilePath.bytewiseLess) {
             guard let parts = rawParts(ofPath: folder) else { continue }
             refresh(parts, recursive: false, rules: rules, report: &report)

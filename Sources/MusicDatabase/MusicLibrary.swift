@@ -35,6 +35,10 @@ public final class MusicLibrary: Sendable {
     /// What only the library's queue touches.
     let work: LibraryWork
 
+    /// - Parameters:
+    ///   - reader: reads a file's tags, length and format (the daemon passes the tag index's
+    ///     reader, `TagIndex.reader(wrapping: TrackReader.read)`); called on the library's queue.
+    ///   - log: one line per problem; a scan's unreadable files are one summary line.
     public init(configuration: LibraryConfiguration, reader: @escaping @Sendable (FilePath) throws(DecodingError) -> Track,
                 log: @escaping @Sendable (LogLevel, String) -> Void) {
         var configuration = configuration
@@ -63,8 +67,9 @@ public final class MusicLibrary: Sendable {
     public func start() {
         queue.async { [self] in
             loadCache()
-            verify()
+            // Watching first: a folder is watched before the scan lists it.
             if configuration.watch { startWatching() }
+            verify()
         }
     }
 
@@ -93,7 +98,9 @@ public final class MusicLibrary: Sendable {
     }
 
     /// Stops watching and saves what changed; waits for the queue's work under way.
+    /// Not from `events` (it waits for the library's queue, which calls them).
     public func stop() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
         shared.withLock { $0.stopped = true }
         queue.sync { [self] in
             work.watcher?.cancel()
@@ -119,6 +126,9 @@ final class LibraryWork: @unchecked Sendable {
     var unsavedChanges = false
     var saveScheduled = false
     var watchLimitLogged = false
+    /// Folders found unwatched (the watch limit) since the last log line was considered.
+    var unwatched = Set<FilePath>()
+    var firstUnwatched: FilePath?
     var songLimitLogged = false
     var lastUpdated: Int64 = 0
     /// For tests: a watch limit lower than the machine's (`FolderWatcher.simulatedLimit`).

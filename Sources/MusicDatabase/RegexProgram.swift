@@ -129,6 +129,8 @@ struct RegexProgram: Sendable {
         var marks: [UInt32]
         var stamp: UInt32 = 0
         var stack: [Int32] = []
+        /// Instructions run in the last search: at most (value length + 1) × program length.
+        var steps = 0
 
         init(count: Int) {
             current = []
@@ -140,19 +142,20 @@ struct RegexProgram: Sendable {
 
         mutating func run(_ program: Flat, on input: UnsafeBufferPointer<UInt8>) -> Bool {
             current.removeAll(keepingCapacity: true)
+            steps = 0
             var position = 0
             newStamp()
             // Unanchored: a new thread starts at every position.
-            if Self.add(0, to: &current, &marks, stamp, &stack, program, input, position) { return true }
+            if Self.add(0, to: &current, &marks, stamp, &stack, &steps, program, input, position) { return true }
             while position < input.count {
                 let byte = input[position]
                 next.removeAll(keepingCapacity: true)
                 newStamp()
                 position += 1
                 for pc in current where program.sets[Int(program.first[Int(pc)])].contains(byte) {
-                    if Self.add(pc + 1, to: &next, &marks, stamp, &stack, program, input, position) { return true }
+                    if Self.add(pc + 1, to: &next, &marks, stamp, &stack, &steps, program, input, position) { return true }
                 }
-                if Self.add(0, to: &next, &marks, stamp, &stack, program, input, position) { return true }
+                if Self.add(0, to: &next, &marks, stamp, &stack, &steps, program, input, position) { return true }
                 swap(&current, &next)
             }
             return false
@@ -169,14 +172,15 @@ struct RegexProgram: Sendable {
         /// Adds the thread at `start` and all reached from it without reading a byte; true
         /// when one of them is the match.
         private static func add(_ start: Int32, to list: inout [Int32], _ marks: inout [UInt32], _ stamp: UInt32,
-                                _ stack: inout [Int32], _ program: Flat, _ input: UnsafeBufferPointer<UInt8>,
-                                _ position: Int) -> Bool {
+                                _ stack: inout [Int32], _ steps: inout Int, _ program: Flat,
+                                _ input: UnsafeBufferPointer<UInt8>, _ position: Int) -> Bool {
             stack.removeAll(keepingCapacity: true)
             stack.append(start)
             while let pc = stack.popLast() {
                 let index = Int(pc)
                 if marks[index] == stamp { continue }
                 marks[index] = stamp
+                steps += 1
                 switch program.opcodes[index] {
                 case Flat.match: return true
                 case Flat.step: list.append(pc)
@@ -222,4 +226,7 @@ struct RegexMatcher {
     mutating func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         machine.run(flat, on: value)
     }
+
+    /// Instructions the last `matches` ran (for the tests of linearity).
+    var steps: Int { machine.steps }
 }

@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 /// A `SongFilter` compiled against one snapshot's compact songs. Each string comparison is
 /// decided once per distinct string (a value shared by 5,000 songs is folded and compared

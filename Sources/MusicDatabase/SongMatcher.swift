@@ -1,4 +1,4 @@
-public import PlayerCore
+import PlayerCore
 
 /// A `SongFilter` made ready to test many songs of any kind (`FilterableSong`: the queue's
 /// tracks for `playlistfind`/`playlistsearch`): every regular expression compiled and every

@@ -152,6 +152,26 @@ import TestSupport
         #expect(throws: LibraryCacheCoding.Corrupt.self) { try LibraryCacheCoding.decode(LibraryCacheCoding.encode(content, updated: 0)) }
     }
 
+    @Test func rereadingFilesDoesNotGrowTheTablesForever() throws {
+        let files = try TestLibrary()
+        for index in 0..<300 { try files.add("A/\(index).mp3", tags: [("Title", "T\(index)")]) }
+        let events = Events()
+        let library = makeLibrary(files, events: events)
+        library.start()
+        #expect(eventually { library.snapshot.songCount == 300 })
+        for round in 0..<30 {
+            // New values each round: the old ones become garbage in the tables.
+            for index in 0..<300 { files.setTags("A/\(index).mp3", [("Title", "T\(index) r\(round)")]) }
+            let job = try #require(library.update(nil, rescan: true))
+            #expect(eventually { events.finished.contains(job) })
+        }
+        #expect(library.snapshot.song(uri: "A/7.mp3")?.values(of: .title) == ["T7 r29"])
+        let content = library.snapshot.content
+        #expect(content.tags.count <= 2 * 300 + 4096 + 300)
+        #expect(content.strings.count <= 3 * 700 + 10_000 + 700)
+        library.stop()
+    }
+
     @Test func theSongLimitIsOneLogLine() throws {
         let files = try TestLibrary()
         for index in 0..<30 { try files.add("A/\(index).mp3", tags: [("Title", "\(index)")]) }
@@ -198,6 +218,23 @@ import TestSupport
         #expect(log.all.first?.hasPrefix("library: 21 files not read") == true)
     }
 
+    @Test func aFileThatVanishesBeforeItIsReadIsSimplyGone() throws {
+        let files = try TestLibrary()
+        try files.add("stays.mp3", tags: [("Title", "Stays")])
+        try files.add("goes.mp3", tags: [("Title", "Goes")])
+        let log = LogRecorder()
+        let snapshot = MusicLibrary.build(configuration: LibraryConfiguration(folders: [files.path]), reader: { path throws(Decoding.DecodingError) in
+            if path.displayString.hasSuffix("goes.mp3") {
+                // Deleted between the listing and the read, as a user's `rm` might.
+                unlink(path.displayString)
+                throw Decoding.DecodingError(path: path, reason: "file not found")
+            }
+            return Track(path: path, title: "Stays")
+        }, log: log.sink)
+        #expect(snapshot.songCount == 1 && snapshot.song(uri: "stays.mp3") != nil)
+        #expect(log.all.isEmpty)
+    }
+
     @Test func namesThatAreNotUTF8OrHaveControlCharacters() throws {
         let files = try TestLibrary()
         let folder: [UInt8] = Array(files.folder.utf8) + [UInt8(ascii: "/")]
@@ -236,6 +273,19 @@ import TestSupport
         #expect(snapshot.song(uri: "Music (2)/b.mp3")?.path == FilePath(music2 + "/b.mp3"))
         #expect(snapshot.uri(of: FilePath(music2 + "/b.mp3")!) == "Music (2)/b.mp3")
         #expect(snapshot.filePath(forURI: "Music (2)/b.mp3") == FilePath(music2 + "/b.mp3"))
+    }
+
+    @Test func foldersNestedTooDeepAreOneLogLine() throws {
+        let files = try TestLibrary()
+        let shallow = Array(repeating: "d", count: 10).joined(separator: "/")
+        let deep = Array(repeating: "d", count: ScanReport.depthLimit + 5).joined(separator: "/")
+        try files.add(shallow + "/near.mp3", tags: [("Title", "Near")])
+        try files.add(deep + "/far.mp3", tags: [("Title", "Far")])
+        let log = LogRecorder()
+        let snapshot = files.snapshot(log: log.sink)
+        #expect(snapshot.song(uri: shallow + "/near.mp3") != nil)
+        #expect(snapshot.songCount == 1)
+        #expect(log.all.count == 1 && log.all.first?.contains("deep") == true)
     }
 
     @Test func symlinkLoopsAreWalkedOnce() throws {

@@ -4,11 +4,6 @@ import PlayerCore
 
 /// find, search, list and count, against mpd 0.23's answers on the same library.
 @Suite struct QueryTests {
-    static let snapshot: LibrarySnapshot = {
-        // The files stay for the test process (Fixtures removes them at exit).
-        let library = try! TestLibrary.mpdReference()
-        return library.snapshot()
-    }()
 
     /// mpd's nested `list` output: a group's line when it changes, then the values.
     static func renderList(_ rows: [[String]], kinds: [TagKind]) -> String {
@@ -28,8 +23,7 @@ import PlayerCore
         }.joined(separator: "\n")
     }
 
-    static func answer(_ command: String) throws -> String {
-        let s = snapshot
+    static func answer(_ command: String, _ s: LibrarySnapshot) throws -> String {
         func list(_ kind: TagKind, _ groups: [TagKind] = [], _ filter: SongFilter? = nil) throws -> String {
             renderList(s.values(of: kind, matching: filter, groupedBy: groups), kinds: groups + [kind])
         }
@@ -72,6 +66,7 @@ import PlayerCore
     @Test(arguments: MPDReference.queries.map(\.0))
     func answersAsMPD(_ command: String) throws {
         let expected = try #require(MPDReference.queries.first { $0.0 == command }?.1)
-        #expect(try Self.answer(command) == expected)
+        let library = try TestLibrary.mpdReference()
+        #expect(try Self.answer(command, library.snapshot()) == expected)
     }
 }
