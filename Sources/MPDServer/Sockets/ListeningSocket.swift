@@ -149,7 +149,15 @@ final class ListeningSocket {
     func accept() -> ConnectedSocket? {
         while true {
             let client = aubade_accept4(descriptor, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
-            if client >= 0 { return ConnectedSocket(descriptor: client) }
+            if client >= 0 {
+                if !isLocal {
+                    // Answers are whole when written: Nagle would only hold the end of a long one
+                    // back until the client's delayed ACK (40 ms).
+                    var on: Int32 = 1
+                    setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+                }
+                return ConnectedSocket(descriptor: client)
+            }
             if errno == EINTR { continue }
             return nil
         }

@@ -135,6 +135,15 @@ final class MPDConnection {
         return answer
     }
 
+    /// What one read returns once something arrived (up to `timeout`): how a server wrote its
+    /// answer shows in it (a whole answer written at once arrives in one piece on loopback).
+    func readOnce(timeout: TimeInterval? = nil) throws -> [UInt8] {
+        guard pending.isEmpty else { return pending }
+        guard try fill(deadline: Date(timeIntervalSinceNow: timeout ?? self.timeout)) else { return [] }
+        defer { pending = [] }
+        return pending
+    }
+
     /// Whether an answer has begun to arrive (a line waits to be read), waiting up to `timeout`.
     func hasInput(within timeout: TimeInterval) -> Bool {
         if !pending.isEmpty { return true }
