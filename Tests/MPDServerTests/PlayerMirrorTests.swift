@@ -93,4 +93,24 @@ import Testing
         driver.add(2, at: .position(0))
         #expect(driver.mirror.currentPosition == 3)
     }
+
+    /// mpd gives a song whose priority changed a new version (`plchanges` lists it, `Prio:`
+    /// changed); Aubade's player changes no revision for it. A cover found for MPRIS changes
+    /// nothing an MPD client sees, and must not make the song "changed" (it did: clients
+    /// fetched the current song again after every cover lookup).
+    @Test func aNewPriorityChangesTheQueueAndACoverDoesNot() {
+        var driver = Driver()
+        driver.add(3)
+        let version = driver.mirror.versions.version
+        let second = driver.id(at: 1)
+        #expect(driver.send(.setPriority([second], 5)) == [.playlist])
+        #expect(driver.mirror.versions.version == version + 1)
+        #expect(driver.mirror.versions.hasChanged(second, since: version))
+        #expect(!driver.mirror.versions.hasChanged(driver.id(at: 0), since: version))
+        #expect(driver.mirror.queue.entry(second)?.priority == 5)
+        #expect(driver.send(.setPriority([second], 5)).isEmpty, "the same priority again is no change")
+        let now = driver.mirror.versions.version
+        #expect(driver.send(.artworkFound(driver.id(at: 0), url: "file:///covers/a.jpg")).isEmpty)
+        #expect(driver.mirror.versions.version == now)
+    }
 }

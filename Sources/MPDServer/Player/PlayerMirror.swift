@@ -54,9 +54,7 @@ struct PlayerMirror {
         }
         // A station's new title changes its entry: a new queue version, as mpd does.
         let title = after.current?.live?.title?.text
-        var touched: Set<EntryID> = turn.effects.reduce(into: []) { ids, effect in
-            if case .trackList(.metadataChanged(let id)) = effect { ids.insert(id) }
-        }
+        var touched = changedAsMPDShows(turn)
         if let current = after.current, title != liveTitle, after.current?.id == before.current?.id, title != nil {
             touched.insert(current.id)
         }
@@ -74,6 +72,23 @@ struct PlayerMirror {
             changed.insert(.player)
         }
         return changed
+    }
+
+    /// The entries whose description for MPD clients the turn changed, beside moves: their
+    /// tags or length (a length measured), or their priority (`Prio:`, a change of the queue
+    /// for mpd: a new version, listed by `plchanges`). Not a cover found for MPRIS: no MPD
+    /// answer shows it, and mpd's queue would not change.
+    private func changedAsMPDShows(_ turn: PlayerTurn) -> Set<EntryID> {
+        switch turn.event {
+        case .artworkFound:
+            return []
+        case .setPriority(let ids, _):
+            return Set(ids.filter { id in queue.entry(id)?.priority != turn.queue.entry(id)?.priority })
+        default:
+            return turn.effects.reduce(into: []) { ids, effect in
+                if case .trackList(.metadataChanged(let id)) = effect { ids.insert(id) }
+            }
+        }
     }
 
     private mutating func followCurrent(before: PlayerSnapshot, after: PlayerSnapshot) {
