@@ -13,8 +13,10 @@ extension MusicLibrary {
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount
         let rules = ScanRules(reader: reader, rescan: rescan)
-        if let uri, let parts = rawParts(ofURI: uri) {
-            refresh(parts, recursive: true, rules: rules, report: &report)
+        if let uri {
+            // A URI below no music folder (with several, its first part names none) has nothing
+            // to scan.
+            if let parts = rawParts(ofURI: uri) { refresh(parts, recursive: true, rules: rules, report: &report) }
         } else {
             work.builder.refreshAll(rules: rules, report: &report)
         }
