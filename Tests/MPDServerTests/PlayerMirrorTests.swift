@@ -83,6 +83,21 @@ import Testing
         #expect(driver.mirror.current == nil)
     }
 
+    @Test func randomSwitchedOnWhileStoppedLeavesNone() {
+        var driver = Driver()
+        driver.add(3)
+        driver.send(.playEntry(driver.id(at: 1)))
+        driver.send(.stop)
+        driver.send(.setShuffle(true))
+        #expect(driver.mirror.current == nil)
+        // Paused, the song stays current.
+        driver.send(.setShuffle(false))
+        driver.send(.playEntry(driver.id(at: 1)))
+        driver.send(.pause)
+        driver.send(.setShuffle(true))
+        #expect(driver.mirror.current?.id == driver.id(at: 1))
+    }
+
     @Test func whilePlayingTheCurrentSongFollowsThePlayer() {
         var driver = Driver()
         driver.add(3)

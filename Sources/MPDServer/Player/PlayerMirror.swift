@@ -24,7 +24,7 @@ struct PlayerMirror {
     /// `clear` (or the removal of its song while stopped) until playback starts, and then
     /// `play` begins at the top of the queue, not at the first song added. So this follows the
     /// player's current entry while it plays or is paused, keeps it when it stops, and drops it
-    /// when its entry leaves the queue while stopped.
+    /// when its entry leaves the queue while stopped, or when random is switched on while stopped.
     private var currentID: EntryID?
 
     init(snapshot: PlayerSnapshot) {
@@ -96,6 +96,9 @@ struct PlayerMirror {
             // Playing, paused, or just stopped (mpd keeps the song it stopped at).
             currentID = after.current?.id
         } else if let id = currentID, !queue.contains(id) {
+            currentID = nil
+        } else if after.shuffle, !before.shuffle {
+            // Random on while stopped: mpd shuffles its play order anew and keeps no song.
             currentID = nil
         }
     }
