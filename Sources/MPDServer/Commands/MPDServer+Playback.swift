@@ -25,7 +25,9 @@ extension MPDServer {
             perform(.stop, reply: reply)
         case .next, .previous:
             guard status != .stopped else { return reply(.failure(.notPlaying)) }
-            perform(command == .next ? .next : .previous, reply: reply)
+            // mpd plays the song it goes to, paused or not (MPRIS's Next keeps a pause).
+            let skip: Event = command == .next ? .next : .previous
+            perform(status == .paused ? [skip, .play] : [skip], reply: reply)
         case .seek(let position, let time):
             guard let entry = entry(at: position) else { return reply(.failure(.badSongIndex)) }
             perform(.seekEntry(entry.id, to: time), reply: reply)

@@ -26,10 +26,10 @@ extension MPDServer {
             guard range.start <= queue.count else { return reply(.failure(.badSongIndex)) }
             let ids = queue.entries[range.clipped(to: queue.count)].map(\.id)
             guard !ids.isEmpty else { return reply(Self.ok) }
-            perform(.removeEntries(ids), reply: reply)
+            remove(ids, reply: reply)
         case .deleteID(let id):
             guard let entry = entry(id: id) else { return reply(.failure(.noSuchSong)) }
-            perform(.removeEntries([entry.id]), reply: reply)
+            remove([entry.id], reply: reply)
         case .move(let range, let destination):
             guard let end = range.end, range.start < end, end <= queue.count else { return reply(.failure(.badSongIndex)) }
             move(range.start..<end, to: destination, reply: reply)
@@ -64,6 +64,14 @@ extension MPDServer {
         default:
             reply(.failure(MPDError(.unknown, "unknown command")))
         }
+    }
+
+    /// Removes entries; the current song among them while paused stops the player, as in mpd
+    /// (the song after it becomes current, not playing). Playing, the next one plays.
+    private func remove(_ ids: [EntryID], reply: @escaping Reply) {
+        let current = mirror.current?.id
+        let stops = mirror.snapshot.status == .paused && current.map(ids.contains) == true
+        perform(stops ? [.removeEntries(ids), .stop] : [.removeEntries(ids)], reply: reply)
     }
 
     private func move(_ range: Range<Int>, to destination: MoveDestination, reply: @escaping Reply) {
