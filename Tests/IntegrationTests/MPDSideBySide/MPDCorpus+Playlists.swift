@@ -5,7 +5,7 @@ extension MPDCorpus {
     static let playlists: [SideBySideStep] = [
         "listplaylists", "listplaylist favourites", "listplaylistinfo favourites",
         "load favourites", "playlist", "clear", "load favourites 1:3", "playlist", "load favourites 0:1 0", "playlist",
-        "load favourites 2:", "load favourites 3:4 1", "playlist", "status",
+        "load favourites 2:", "load favourites 3:4 1", "load favourites 0:1 +0", "playlist", "status",
         "save mine", "listplaylists", "listplaylist mine", "listplaylistinfo mine", "save mine",
         "playlistadd mine \"Loose/untagged tone.mp3\"", "playlistadd mine Compilations", "listplaylist mine",
         "playlistadd mine \"Aurora Lane/Tides (2021)/Disc 1/01 Ebb.mp3\" 0", "playlistadd mine \"Loose/Deep\" 2",

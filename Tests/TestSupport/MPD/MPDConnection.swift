@@ -144,13 +144,6 @@ final class MPDConnection {
         return pending
     }
 
-    /// Whether an answer has begun to arrive (a line waits to be read), waiting up to `timeout`.
-    func hasInput(within timeout: TimeInterval) -> Bool {
-        if !pending.isEmpty { return true }
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, Int32(max(0, timeout * 1000))) > 0
-    }
-
     private static let binaryPrefix = Array("binary: ".utf8)
 
     /// One line without its newline; nil at the connection's end.
