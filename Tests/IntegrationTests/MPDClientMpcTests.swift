@@ -187,6 +187,36 @@ final class MPDClientMpcTests: MPDClientTestCase {
         XCTAssertEqual(idle.process.stdout.lines, ["player"])
         XCTAssertEqual(idle.process.stderr.text, "")
     }
+
+    func testIdleHearsEveryEditOfAStoredPlaylist() throws {
+        try mpc("add", dawn)
+        // Each edit is announced, as mpd announces it: a new list, songs added to it and taken
+        // out of it (what ncmpcpp's playlist editor and Cantata send, here from a connection
+        // of the test's own), its removal. A client showing a list's songs must hear of them.
+        let idle = try IdleClient(port: port, arguments: ["idleloop", "stored_playlist"])
+        defer { idle.stop() }
+        try idle.waitUntilIdle(on: self)
+        let watcher = try MPDTestClient(port: port)
+        defer { watcher.close() }
+        let edits: [(String, () throws -> Void)] = [
+            ("mpc save", { try self.runClient("mpc", ["save", "morning list"]).assertSucceeded() }),
+            ("playlistadd", { try self.mpd.run("playlistadd \"morning list\" \"\(self.owl)\"") }),
+            ("playlistmove", { try self.mpd.run("playlistmove \"morning list\" 1 0") }),
+            ("playlistdelete", { try self.mpd.run("playlistdelete \"morning list\" 0") }),
+            ("mpc rm", { try self.runClient("mpc", ["rm", "morning list"]).assertSucceeded() }),
+        ]
+        for (what, edit) in edits {
+            // mpd announces an edit before it answers it: an idling client has heard of it by
+            // the time the edit's OK is read (the folder's watch would tell it 50 ms later, or,
+            // for a song added within the same second, not at all).
+            try watcher.sendWithoutAnswer("idle stored_playlist")
+            try edit()
+            XCTAssertTrue(watcher.answerHasArrived, "no stored_playlist change announced by the time \(what) was answered")
+            XCTAssertEqual(try watcher.readAnswer().values("changed"), ["stored_playlist"], "after \(what)")
+            // mpc idleloop hears of it too (and perhaps twice: the folder's watch tells again).
+            try idle.waitForAnotherLine("stored_playlist", after: what)
+        }
+    }
 }
 
 /// `mpc idle`/`mpc idleloop` in the background, stopped by PID.
@@ -215,6 +245,13 @@ private final class IdleClient: CustomStringConvertible {
         XCTAssertEqual(found?.line, change, "mpc idleloop's next line (\(self))", file: file, line: line)
         guard let found else { throw DaemonError("mpc idleloop reported nothing: \(self)") }
         seen = found.index + 1
+    }
+
+    /// Waits for a line `change` beyond those seen so far (lines repeating it may come first).
+    func waitForAnotherLine(_ change: String, after what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let found = process.stdout.waitForLine(from: seen, timeout: Sanitizer.scaled(5)) { $0 == change }
+        XCTAssertNotNil(found, "mpc \(process.arguments.last ?? "") reported no \(change) after \(what) (\(self))", file: file, line: line)
+        if let found { seen = found.index + 1 }
     }
 
     func stop() {

@@ -113,6 +113,12 @@ struct ClientRun: CustomStringConvertible {
     var timedOut: Bool
 
     var text: String { String(decoding: stdout, as: UTF8.self) }
+
+    /// Fails the test unless the program exited 0 and wrote nothing to stderr.
+    func assertSucceeded(file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(status, 0, "\(self)", file: file, line: line)
+        XCTAssertEqual(stderr, "", "\(self)", file: file, line: line)
+    }
     /// The lines of stdout (none when it is empty).
     var lines: [String] {
         guard !stdout.isEmpty else { return [] }

@@ -64,7 +64,24 @@ final class MPDTestClient {
     /// Sends `line` and reads its answer; an ACK is returned, not thrown.
     @discardableResult
     func send(_ line: String) throws -> Answer {
+        try sendWithoutAnswer(line)
+        return try readAnswer(to: line)
+    }
+
+    /// Sends `line` and leaves its answer to `readAnswer` (an `idle`, answered when something
+    /// changes).
+    func sendWithoutAnswer(_ line: String) throws {
         try write(Data((line + "\n").utf8))
+    }
+
+    /// Whether bytes of an answer have arrived already (looks, never waits).
+    var answerHasArrived: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return !pending.isEmpty || poll(&entry, 1, 0) > 0
+    }
+
+    /// Reads the answer to the command sent last.
+    func readAnswer(to line: String = "the last command") throws -> Answer {
         var answer = Answer()
         while true {
             let text = try readLine()
