@@ -188,6 +188,43 @@ final class MPDClientMpcTests: MPDClientTestCase {
         XCTAssertEqual(idle.process.stderr.text, "")
     }
 
+    func testIdleloopReportsEachChangeAndCoversChangeNoQueueVersion() throws {
+        let idle = try IdleClient(port: port, arguments: ["idleloop"])
+        defer { idle.stop() }
+        try idle.waitUntilIdle(on: self)
+        // `player` may come more often than asked for (mpd too sends it twice as a song starts;
+        // Aubade also when a song is queued in an empty queue, which it makes current at once
+        // where mpd waits for `play`), never another subsystem.
+        let player: Set<String> = ["player"]
+        try mpc("add", dawn)
+        try idle.waitForLine("playlist")
+        try mpc("add", owl)
+        try idle.waitForLine("playlist", tolerating: player)
+        let version = try mpd.run("status")["playlist"]
+        // Playing songs whose covers are found (cover.jpg, then an embedded picture: MPRIS's
+        // artUrl) changes the player, not the queue: mpd moves no queue version and wakes no
+        // `playlist` idler when a song starts, and clients would fetch the queue again.
+        try mpc("play")
+        try idle.waitForLine("player")
+        var art: String?
+        try eventually("Dawn's cover found (MPRIS artUrl)") { art = try metadata()["mpris:artUrl"]?.string; return art != nil }
+        try mpc("next")
+        try idle.waitForLine("player", tolerating: player)
+        try eventually("Owl's picture found (MPRIS artUrl)") {
+            let now = try metadata()["mpris:artUrl"]?.string
+            return now != nil && now != art
+        }
+        try mpc("volume", "30")
+        try idle.waitForLine("mixer", tolerating: player)
+        XCTAssertEqual(try mpd.run("status")["playlist"], version, "the queue's version moved while songs played")
+        try mpc("random", "on")
+        try idle.waitForLine("options")
+        try mpc("stop")
+        try idle.waitForLine("player")
+        XCTAssertTrue(idle.process.isRunning, "mpc idleloop ended: \(idle)")
+        XCTAssertEqual(idle.process.stderr.text, "")
+    }
+
     func testIdleHearsEveryEditOfAStoredPlaylist() throws {
         try mpc("add", dawn)
         // Each edit is announced, as mpd announces it: a new list, songs added to it and taken
@@ -239,9 +276,10 @@ private final class IdleClient: CustomStringConvertible {
         }
     }
 
-    /// Waits for the next line of output to be `change`.
-    func waitForLine(_ change: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let found = process.stdout.waitForLine(from: seen, timeout: Sanitizer.scaled(5)) { _ in true }
+    /// Waits for the next line of output to be `change`; lines in `tolerated` may come first.
+    func waitForLine(_ change: String, tolerating tolerated: Set<String> = [],
+                     file: StaticString = #filePath, line: UInt = #line) throws {
+        let found = process.stdout.waitForLine(from: seen, timeout: Sanitizer.scaled(5)) { !tolerated.contains($0) || $0 == change }
         XCTAssertEqual(found?.line, change, "mpc idleloop's next line (\(self))", file: file, line: line)
         guard let found else { throw DaemonError("mpc idleloop reported nothing: \(self)") }
         seen = found.index + 1

@@ -46,8 +46,14 @@ struct PlayerMirror {
         }
         // A station's new title changes its entry: a new queue version, as mpd does.
         let title = after.current?.live?.title?.text
+        // An entry whose metadata changed is a change of the queue only if MPD clients see it:
+        // a cover found for MPRIS's artUrl as a song starts, or a length measured to the value
+        // it was estimated at, moves no version (mpd moves none when a song starts, and every
+        // `playlist` idler would fetch the queue again).
+        let describedBefore = queue
         var touched: Set<EntryID> = turn.effects.reduce(into: []) { ids, effect in
-            if case .trackList(.metadataChanged(let id)) = effect { ids.insert(id) }
+            if case .trackList(.metadataChanged(let id)) = effect,
+               Self.describedDifferently(id, before: describedBefore, after: turn.queue) { ids.insert(id) }
         }
         if let current = after.current, title != liveTitle, after.current?.id == before.current?.id, title != nil {
             touched.insert(current.id)
@@ -60,6 +66,18 @@ struct PlayerMirror {
         }
         if versions.version != version { changed.insert(.playlist) }
         return changed
+    }
+
+    /// Whether MPD's description of the entry (its tags and length) differs between the two
+    /// queues: what only MPRIS shows (the cover's URL) and whether the length was an estimate
+    /// are no part of it.
+    private static func describedDifferently(_ id: EntryID, before: PlayQueue, after: PlayQueue) -> Bool {
+        guard var old = before.entry(id)?.track, var new = after.entry(id)?.track else { return true }
+        old.artURL = nil
+        new.artURL = nil
+        old.lengthIsEstimate = false
+        new.lengthIsEstimate = false
+        return old != new
     }
 
     /// Where the current track is now.
