@@ -159,6 +159,13 @@ final class MPDClientMpcTests: MPDClientTestCase {
         XCTAssertEqual(cover.stdout, try library.coverJPEG, "albumart's bytes are not cover.jpg's (\(cover.stdout.count) bytes)")
         let embedded = try mpc("readpicture", owl)
         XCTAssertEqual(embedded.stdout, try library.embeddedPNG, "readpicture's bytes are not the embedded PNG's (\(embedded.stdout.count) bytes)")
+        // A folder's URI with its slash, as Cantata asks for an album's cover: that folder's.
+        let folder = try mpc("albumart", "\(ClientLibrary.coverFolder)/")
+        XCTAssertEqual(folder.stdout, try library.coverJPEG, "albumart of the folder (\(folder.stdout.count) bytes)")
+        // Without the slash it is a name in its parent folder, which has no cover (as in mpd).
+        let parent = try client("mpc", ["albumart", ClientLibrary.coverFolder])
+        XCTAssertEqual(parent.status, 1, "\(parent)")
+        XCTAssertEqual(parent.stderr, "MPD error: No file exists\n")
         // No cover file beside the song: mpd's ACK 50, which mpc reports and exits 1.
         let noCover = try client("mpc", ["albumart", owl])
         XCTAssertEqual(noCover.status, 1, "\(noCover)")
