@@ -86,7 +86,9 @@ final class ClientLibrary: Sendable {
     }
 
     private static let made: Result<ClientLibrary, any Error> = Result {
-        ClientLibrary(root: try FixtureCache.folder("mpd-client-library") { try make(in: $0) })
+        // The tagging script is part of the recipe: an edit of it makes the library anew.
+        let tagger = (try? String(contentsOfFile: PythonScript.path("id3_tags"), encoding: .utf8)) ?? ""
+        return ClientLibrary(root: try FixtureCache.folder("mpd-client-library", variant: tagger) { try make(in: $0) })
     }
 
     private static func make(in root: URL) throws {
