@@ -95,6 +95,25 @@ final class MPDClientNcmpcppTests: MPDClientTestCase {
         assertNoErrorShown(screen)
     }
 
+    func testThePlaylistEditorFollowsAnotherClientsEdits() throws {
+        try mpd.run("add \"Ann Arbor/Second Wind\"")
+        try mpd.run("save \"road trip\"")
+        // 5: the stored playlists and the songs of the one selected.
+        try terminal.press("5")
+        var screen = try terminal.waitForScreen(showing: "Playlist editor", "road trip", "Content (3 items)",
+                                                "Ann Arbor - Gale", "Ann Arbor - Breeze", "Ann Arbor - Calm")
+        assertNoErrorShown(screen)
+        // Another client adds a song to it, then removes one: ncmpcpp hears of each (stored_playlist)
+        // and shows the list as it is now.
+        try mpd.run("playlistadd \"road trip\" \"Bea Quartet/Night Songs/01 Owl.mp3\"")
+        try terminal.waitForScreen(showing: "Content (4 items)", "Bea Quartet - Owl")
+        try mpd.run("playlistdelete \"road trip\" 0")
+        screen = try terminal.waitForScreen("the list without Gale") { screen in
+            screen.contains("Content (3 items)") && !screen.contains("Ann Arbor - Gale")
+        }
+        assertNoErrorShown(screen)
+    }
+
     func testPlaybackKeysAndTheStatusLine() throws {
         try mpd.run("add \"Ann Arbor/Second Wind\"")
         try mpd.run("play 0")
