@@ -124,6 +124,25 @@ final class MPDClientMpcTests: MPDClientTestCase {
         XCTAssertEqual(try playerProperty("Volume").double ?? -1, 0.5, accuracy: 0.001)
     }
 
+    func testUpdateWaitFindaddSearchplaySeekToggleAndPrev() throws {
+        // A new song copied in, then `mpc -w update`, as users do after adding music: it waits
+        // for the update's end (idle update) and the song is there.
+        let copy = library.directory.appendingPathComponent("Compilations/Summer Mix/03 Sand Again.mp3")
+        try FileManager.default.copyItem(at: library.directory.appendingPathComponent(sand), to: copy)
+        // The library copy is this process's: the next test here must find it as made.
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try mpc("-w", "update")
+        XCTAssertTrue(try mpcLines("listall", "Compilations").contains("Compilations/Summer Mix/03 Sand Again.mp3"))
+        XCTAssertEqual(try mpc("stats").lines.first { $0.hasPrefix("Songs:") }, "Songs:       12")
+        try mpc("findadd", "album", "Night Songs")
+        XCTAssertEqual(try mpcQueueTitles(), ["Owl", "Moth"])
+        let played = try mpc("searchplay", "moth")
+        XCTAssertEqual(played.lines.first, "Bea Quartet & Cy - Moth")
+        XCTAssertTrue(try mpc("seek", "50%").lines.dropFirst().first?.contains("0:10/0:20 (50%)") == true)
+        XCTAssertTrue(try mpc("toggle").lines.dropFirst().first?.hasPrefix("[paused]  #2/2   0:10/0:20") == true)
+        XCTAssertEqual(try mpc("prev").lines.first, "Bea Quartet - Owl")
+    }
+
     // MARK: Stored playlists
 
     func testSaveLoadListAndRemoveAStoredPlaylist() throws {
