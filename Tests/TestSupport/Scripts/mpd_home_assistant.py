@@ -176,6 +176,12 @@ async def main(host, port, pictures):
     expect(entity.state == "playing" and entity.currentsong.get("file") == DAWN,
            f"after select_source(evening): {entity.status.get('state')} {entity.currentsong}")
     expect(entity.status.get("playlistlength") == "3", f"playlistlength {entity.status.get('playlistlength')!r}")
+    await entity.connect()
+    try:
+        queue = [(s.get("file"), s.get("pos")) for s in await entity.client.playlistinfo()]
+    finally:
+        entity.disconnect()
+    expect(queue == [(DAWN, "0"), (OWL, "1"), (LOOSE, "2")], f"playlistinfo after select_source(evening): {queue}")
 
     # turn_off: stop.
     await entity.service(("stop",))
