@@ -51,9 +51,12 @@ extension MPDServer {
         return library?.snapshot.filePath(forURI: uri)
     }
 
-    /// The folder a song URI is in, as mpd finds its cover: the URI's folder, in the library.
+    /// The folder whose cover `albumart URI` sends, as mpd finds it (find_stream_art): the URI
+    /// up to its last slash, whatever follows — so "A/B/song.mp3" and "A/B/" are folder A/B
+    /// (Cantata asks for an album's cover so), and "A/B" is folder A. Absolute paths and
+    /// file:// URIs (local clients only) name a file, whose folder it is.
     func realFolder(of uri: String, for client: MPDClient) -> FilePath? {
-        if let file = realFile(of: uri, for: client) { return file.parent }
+        if uri.hasPrefix("/") || uri.lowercased().hasPrefix("file://") { return realFile(of: uri, for: client)?.parent }
         let parent = uri.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         return library?.snapshot.filePath(forURI: parent)
     }

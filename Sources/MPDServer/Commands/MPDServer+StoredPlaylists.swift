@@ -6,7 +6,21 @@ import PlayerCore
 /// Stored playlists: list, show, load, save and edit the files of the playlists folder. Every
 /// file operation runs on the files queue; the answer hops back.
 extension MPDServer {
-    func runStoredPlaylist(_ command: MPDCommand, for client: MPDClient, reply: @escaping Reply) {
+    func runStoredPlaylist(_ command: MPDCommand, for client: MPDClient, reply answer: @escaping Reply) {
+        // Every edit is announced to idling clients once it is done, as mpd's playlist code
+        // does (idle_add(IDLE_STORED_PLAYLIST) on each edit): the playlists folder's watch
+        // (`playlistsDidChange`) tells of the folder's list of playlists only, and later — a
+        // song added to a list changes no name, and a list saved and removed at once none.
+        let reply: Reply
+        switch command {
+        case .save, .remove, .rename, .playlistAdd, .playlistClear, .playlistDelete, .playlistMove:
+            reply = { [weak self] outcome in
+                if case .failure = outcome {} else { self?.broadcast(.storedPlaylist) }
+                answer(outcome)
+            }
+        default:
+            reply = answer
+        }
         let snapshot = library?.snapshot
         let describer = SongDescriber(library: snapshot)
         let tags = client.tags

@@ -90,8 +90,10 @@ struct PlayerMirror {
         case .setPriority(let ids, _):
             return Set(ids.filter { id in queue.entry(id)?.priority != turn.queue.entry(id)?.priority })
         default:
+            // A length measured to the value it was estimated at changes nothing MPD shows.
             return turn.effects.reduce(into: []) { ids, effect in
-                if case .trackList(.metadataChanged(let id)) = effect { ids.insert(id) }
+                if case .trackList(.metadataChanged(let id)) = effect,
+                   Self.describedDifferently(id, before: queue, after: turn.queue) { ids.insert(id) }
             }
         }
     }
@@ -106,6 +108,18 @@ struct PlayerMirror {
             // Random on while stopped: mpd shuffles its play order anew and keeps no song.
             currentID = nil
         }
+    }
+
+    /// Whether MPD's description of the entry (its tags and length) differs between the two
+    /// queues: what only MPRIS shows (the cover's URL) and whether the length was an estimate
+    /// are no part of it.
+    private static func describedDifferently(_ id: EntryID, before: PlayQueue, after: PlayQueue) -> Bool {
+        guard var old = before.entry(id)?.track, var new = after.entry(id)?.track else { return true }
+        old.artURL = nil
+        new.artURL = nil
+        old.lengthIsEstimate = false
+        new.lengthIsEstimate = false
+        return old != new
     }
 
     /// Where the current track is now.
