@@ -165,8 +165,9 @@ struct ConfigurationKey: Sendable {
     static let all: [ConfigurationKey] = [
         ConfigurationKey(
             name: "music-folder", placeholder: "DIR", defaultText: "none", flag: "--music-folder DIR (repeatable)",
-            meaning: ["A folder (or file, or M3U playlist) to play when aubade serve gets no PATHs.",
-                      "Repeat the key, one per line, for several; they play in that order."],
+            meaning: ["A folder of the library: what MPD clients browse and search (one folder is the",
+                      "library's root; several are its top-level folders). Repeat the key for several.",
+                      "A file or M3U playlist given here is queued at the first start instead."],
             repeatable: true,
             apply: { settings, value, paths throws(ValueError) in settings.musicFolders.append(try paths.absolute(value)) },
             takesEffect: .nextStart,

@@ -42,10 +42,7 @@ extension Daemon {
     /// The library of the music folders that are folders (a `music-folder` may also name a file
     /// or a playlist to play: those are no library).
     private func makeLibrary(settings: Settings, directories: XDGDirectories) -> MusicLibrary? {
-        let folders = settings.musicFolders.compactMap(FilePath.init).filter { folder in
-            var info = stat()
-            return folder.withCString { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-        }
+        let folders = settings.musicFolders.filter(Self.isDirectory).compactMap(FilePath.init)
         guard !folders.isEmpty else { return nil }
         let tagIndex = self.tagIndex
         // Files the tag index knows are not opened again; what is read for the library is kept

@@ -217,12 +217,20 @@ final class Daemon: PlayerHost, @unchecked Sendable {
             handle(.restore(memento))
             if let volume = volumeFlag { handle(.setVolume(volume)) }
         } else {
-            // A first start with nothing given: the music folders wait in the queue, silent.
+            // A first start with nothing given: a music-folder that names a file or a playlist
+            // waits in the queue, silent. A folder is the library (MPD clients, MPRIS OpenUri
+            // choose from it) and is not queued whole: a library of 100,000 songs would fill the
+            // queue to its capacity, and an MPD user expects an empty queue, as mpd starts with.
             if let volume = settings.initialVolume { handle(.setVolume(volume)) }
-            queueMusicFolders(settings.musicFolders)
+            queueMusicFolders(settings.musicFolders.filter { !Self.isDirectory($0) })
         }
         keeper.start(on: coreQueue, memento: { [unowned self] in player.memento(at: MonotonicClock.now()) })
         keeper.noteTurn(player, seeked: false)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     private func queueMusicFolders(_ folders: [String]) {

@@ -12,11 +12,7 @@ final class MPDFrontEndTests: StreamTestCase {
         let music = try MPDTestLibrary.folder()
         let mpd = try startMPDDaemon(music: music, playlists: try makeDirectory("playlists"))
         let client = try mpd.connect()
-        try clearFirstQueue(client, songs: MPDTestLibrary.songCount)
-        // The library is read in the background at its first start: wait for all of it.
-        try eventually("the library's \(MPDTestLibrary.songCount) songs") {
-            try client.command("stats").value("songs") == "\(MPDTestLibrary.songCount)"
-        }
+        try waitForLibrary(client, songs: MPDTestLibrary.songCount)
         let added = try client.command("add \"Brass Parade\"")
         XCTAssertTrue(added.isOK, "\(added)")
         return (mpd, client)

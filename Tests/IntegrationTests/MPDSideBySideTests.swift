@@ -12,10 +12,8 @@ import XCTest
 /// dropped) and mapped where Aubade differs on purpose (`KnownDifferences.mpd023`, each row
 /// with its reason). Every other difference fails the test, all of them listed, with both answers.
 ///
-/// Both start empty-queued: mpd from a state file of its own that does not exist yet; Aubade,
-/// which queues its music folder at a first start with no saved state, has that queue cleared
-/// (a `clear` sent to it alone, before the corpus) — the corpus itself starts from an empty
-/// queue on both. Both run with a password that gives `read` alone and full default
+/// Both start empty-queued: mpd from a state file of its own that does not exist yet; Aubade
+/// from no saved state (its music folder is its library, not queued). Both run with a password that gives `read` alone and full default
 /// permissions, so that a client that sends it meets the permission errors.
 ///
 /// Nothing here listens to audio: mpd plays to a null output, Aubade to the session's null sink.
@@ -46,7 +44,7 @@ final class MPDSideBySideTests: AubadeTestCase {
             .write(to: configuration, atomically: true, encoding: .utf8)
         let aubade = try startMPDDaemon(music: music, playlists: playlists, arguments: ["--config", configuration.path])
         let setUp = try aubade.connect()
-        try clearFirstQueue(setUp, songs: MPDTestLibrary.songCount)
+        try waitForLibrary(setUp, songs: MPDTestLibrary.songCount)
         try ReferenceMPD.waitForDatabase(setUp, timeout: Sanitizer.scaled(20))
         setUp.close()
         // Clients of their own for the corpus: what the setting up changed (idle) is not theirs.

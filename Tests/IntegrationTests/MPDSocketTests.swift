@@ -50,7 +50,7 @@ final class MPDSocketTests: AubadeTestCase {
         let playlists = TestRunDirectory.url.appendingPathComponent("playlists-\(UUID().uuidString)")
         let aubade = try startMPDDaemon(music: fixtures.albumDirectory, playlists: playlists)
         let (local, remote) = (try aubade.connect(unix: true), try aubade.connect())
-        try clearFirstQueue(local, songs: 2)
+        try waitForLibrary(local, songs: 2)
         let song = fixtures.alpha.path
         func ack(_ client: MPDConnection, _ line: String) throws -> String {
             guard case .ack(let text) = try client.command(line).end else { return "OK" }

@@ -21,8 +21,6 @@ class MPDClientTestCase: AubadeTestCase {
         playlistsFolder = TestRunDirectory.url.appendingPathComponent("playlists-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: playlistsFolder, withIntermediateDirectories: true)
         try startServing()
-        // The music folder is queued at a first start (no saved state): the tests start empty.
-        try mpd.run("clear")
     }
 
     override func tearDown() {

@@ -25,8 +25,7 @@ extension AubadeTestCase {
     /// listens there (its log line: a port taken meanwhile by another test is a line saying so,
     /// and the daemon is started again on another). The daemon is stopped after the test.
     ///
-    /// With no saved state, Aubade queues its music folder at its first start (silently, to
-    /// play later): callers that want an empty queue clear it (see `clearFirstQueue`).
+    /// The library is read in the background: see `waitForLibrary`.
     func startMPDDaemon(music: URL, playlists: URL, arguments: [String] = [],
                         file: StaticString = #filePath, line: UInt = #line) throws -> AubadeMPD {
         for _ in 0..<3 {
@@ -46,16 +45,17 @@ extension AubadeTestCase {
         throw DaemonError("aubade found no free port for MPD clients in three tries")
     }
 
-    /// Waits until Aubade's first-start queue of its music folder holds `songs` entries, then
-    /// clears it: the queue is empty, as a new mpd's, and nothing is still being added.
-    func clearFirstQueue(_ connection: MPDConnection, songs: Int, timeout: TimeInterval = 10) throws {
-        var length = "?"
-        try eventually("Aubade's first queue of its music folder (\(songs) songs; last seen \(length))",
-                       timeout: Sanitizer.scaled(timeout)) {
-            length = try connection.command("status").value("playlistlength") ?? "?"
-            return length == "\(songs)"
+    /// Waits until Aubade's library, read in the background at its first start, holds `songs`
+    /// songs and no update runs. The queue starts empty, as a new mpd's: a music folder is the
+    /// library, not queued.
+    func waitForLibrary(_ connection: MPDConnection, songs: Int, timeout: TimeInterval = 10) throws {
+        var seen = "?"
+        try eventually("Aubade's library of \(songs) songs (last seen \(seen))", timeout: Sanitizer.scaled(timeout)) {
+            seen = try connection.command("stats").value("songs") ?? "?"
+            guard seen == "\(songs)" else { return false }
+            return try connection.command("status").value("updating_db") == nil
         }
-        let cleared = try connection.command("clear")
-        guard cleared.isOK else { throw DaemonError("clear: \(cleared)") }
+        let length = try connection.command("status").value("playlistlength")
+        guard length == "0" else { throw DaemonError("the queue is not empty at the first start: \(length ?? "?") songs") }
     }
 }
