@@ -79,15 +79,15 @@ import Testing
 
     @Test func sortWindowAndPosition() throws {
         guard case .find(let query) = try command("find \"(artist == 'A')\" sort -title window 0:1") else { throw UnexpectedCommand() }
-        #expect(query.sort == SortOrder(.tag(.title), descending: true))
+        #expect(query.sort == SongOrder(.tag(.title), descending: true))
         #expect(query.window == SongRange(start: 0, end: 1))
         guard case .find(let byDate) = try command("find artist A sort last-modified") else { throw UnexpectedCommand() }
-        #expect(byDate.sort == SortOrder(.lastModified))
+        #expect(byDate.sort == SongOrder(.lastModified))
         #expect(byDate.window == nil)
         guard case .searchAdd(let added, let position) = try command("searchadd any a sort Album window 2: position +1") else {
             throw UnexpectedCommand()
         }
-        #expect(added.sort == SortOrder(.tag(.album)))
+        #expect(added.sort == SongOrder(.tag(.album)))
         #expect(added.window == SongRange(start: 2, end: nil))
         #expect(position == InsertPosition("+1"))
     }

@@ -1,31 +1,15 @@
 public import MusicDatabase
 public import PlayerCore
 
-/// How `find`/`search` (and `findadd`/`searchadd`) order their songs: `sort TAG`,
-/// `sort -TAG`, `sort Last-Modified`.
-public struct SortOrder: Sendable, Hashable {
-    public enum Key: Sendable, Hashable {
-        case tag(TagKind)
-        case lastModified
-    }
-
-    public var key: Key
-    public var descending: Bool
-
-    public init(_ key: Key, descending: Bool = false) {
-        self.key = key
-        self.descending = descending
-    }
-}
-
 /// The query of `find`, `search`, `findadd`, `searchadd`: a filter, an order, a window.
 public struct DatabaseQuery: Sendable, Equatable {
     public var filter: SongFilter
-    public var sort: SortOrder?
+    /// `sort [-]TAG` or `sort Last-Modified` (the library's own order type).
+    public var sort: SongOrder?
     /// Which of the sorted results (`window START:END`); nil: all.
     public var window: SongRange?
 
-    public init(filter: SongFilter, sort: SortOrder? = nil, window: SongRange? = nil) {
+    public init(filter: SongFilter, sort: SongOrder? = nil, window: SongRange? = nil) {
         self.filter = filter
         self.sort = sort
         self.window = window

@@ -12,11 +12,11 @@ enum QueryParser {
         if let value = popKeyword("window", from: &arguments) {
             window = try ArgumentParser.range(value)
         }
-        var sort: SortOrder?
+        var sort: SongOrder?
         if var value = popKeyword("sort", from: &arguments) {
             let descending = value.utf8.first == UInt8(ascii: "-")
             if descending { value.removeFirst() }
-            sort = SortOrder(try sortKey(value), descending: descending)
+            sort = SongOrder(try sortKey(value), descending: descending)
         }
         let filter = try FilterParser.parse(arguments, foldCase: foldCase)
         return DatabaseQuery(filter: filter, sort: sort, window: window)
@@ -82,7 +82,7 @@ enum QueryParser {
     }
 
     /// mpd's `ParseSortTag`.
-    private static func sortKey(_ name: String) throws(MPDError) -> SortOrder.Key {
+    private static func sortKey(_ name: String) throws(MPDError) -> SongOrder.Key {
         if ASCII.equalsIgnoringCase(name, "Last-Modified") { return .lastModified }
         guard let kind = TagKind(mpdName: name) else { throw MPDError(.argument, "Unknown sort tag") }
         return .tag(kind)

@@ -89,14 +89,8 @@ extension MPDServer {
     private func songs(_ query: DatabaseQuery, in snapshot: LibrarySnapshot?) throws(MPDError) -> [LibrarySong] {
         try check(query.filter, in: snapshot)
         guard let snapshot else { return [] }
-        let order = query.sort.map { sort -> SongOrder in
-            switch sort.key {
-            case .tag(let kind): return SongOrder(.tag(kind), descending: sort.descending)
-            case .lastModified: return SongOrder(.lastModified, descending: sort.descending)
-            }
-        }
         let window = query.window.map { $0.start..<($0.end ?? Int.max) }
-        return snapshot.songs(matching: query.filter, sort: order, window: window)
+        return snapshot.songs(matching: query.filter, sort: query.sort, window: window)
     }
 
     /// mpd's answers to a filter that cannot run: a bad regular expression, a `base` that is
