@@ -128,6 +128,10 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "FrontEnd", "TestSupport"]),
         .testTarget(name: "MusicDatabaseTests", dependencies: ["MusicDatabase", "PlayerCore", "Library", "TestSupport"]),
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "MusicDatabase", "PlayerCore"]),
+        // The MPD server's own parts in the test process: the player as MPD clients see it, the
+        // stored playlists.
+        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "MPDProtocol", "FrontEnd", "PlayerCore", "Library",
+                                                         "TestSupport"]),
         // The daemon's own code in the test process (@testable import aubade): its guard's timers
         // in virtual time.
         .testTarget(name: "DaemonTests", dependencies: ["aubade", "Handoff", "PlayerCore", "TestSupport"]),

@@ -75,6 +75,13 @@ public enum TrackReader {
             let seconds: Double = Double(max(present, 0)) * 8 / Double(info.bitRate)
             samples = Int64(seconds * Double(info.sampleRate))
             track.lengthIsEstimate = true
+        } else if let (_, frame) = MP3InfoHeader.firstFrame(in: head.bytes) {
+            // No frame count: the audio's bytes at the first frame's bit rate (right for a
+            // constant one, as mpd estimates). libmpg123's own estimate counts the ID3v2 tag's
+            // bytes as audio: a 12 KB cover made a 20.4 s song 23.9 s.
+            let seconds = Double(max(present, 0)) * 8 / Double(frame.bitRate)
+            samples = Int64(seconds * Double(frame.sampleRate))
+            track.lengthIsEstimate = true
         } else {
             samples = handle.sampleLength()
             track.lengthIsEstimate = samples != nil

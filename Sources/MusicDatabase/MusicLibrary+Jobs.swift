@@ -14,7 +14,8 @@ extension MusicLibrary {
         report.songsLeft = configuration.songLimit - work.builder.songCount
         let rules = scanRules(rescan: rescan)
         if let uri {
-            // A URI that no longer maps (a folder removed meanwhile) leaves nothing to scan.
+            // A URI below no music folder (with several, its first part names none), or one that
+            // no longer maps (a folder removed meanwhile), has nothing to scan.
             if let parts = rawParts(ofURI: uri) { refresh(parts, recursive: true, rules: rules, report: &report) }
         } else {
             work.builder.refreshAll(rules: rules, report: &report)

@@ -75,15 +75,12 @@ public final class MusicLibrary: Sendable {
 
     /// `update [URI]` (`rescan: false`: only new and changed files are read) or `rescan [URI]`
     /// (every file read again). Returns the job's id (1, 2, …); jobs run one after the other.
-    /// Nil when `uri` is malformed (`..`, an empty part) or names nothing in the library or on
-    /// disk below a music folder.
+    /// Nil when `uri` is malformed (`..`, an empty part). A URI that names nothing gets a job
+    /// all the same, which finds nothing (or that it is gone), as mpd 0.23 answers it.
     public func update(_ uri: String?, rescan: Bool) -> Int? {
         let target = uri.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
         if let target {
-            let current = snapshot
             guard LibrarySnapshot.components(of: target) != nil else { return nil }
-            let known = current.directory(uri: target) != nil || current.song(uri: target) != nil
-            guard known || current.filePath(forURI: target).map(Self.exists) == true else { return nil }
         }
         let job: Int? = shared.withLock { state in
             guard !state.stopped else { return nil }
@@ -108,8 +105,6 @@ public final class MusicLibrary: Sendable {
             saveCache()
         }
     }
-
-    static func exists(_ path: FilePath) -> Bool { (try? FileSystem.status(of: path)) != nil }
 
     func emit(_ event: LibraryEvent) {
         shared.withLock { $0.events }?(event)

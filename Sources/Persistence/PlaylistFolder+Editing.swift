@@ -18,17 +18,23 @@ extension PlaylistFolder {
     /// Where each entry points, in order (absolute paths, station URLs), nothing read but the
     /// playlist itself. Entries that name nothing playable are left out.
     public func locations(of playlist: PlaylistInfo) throws(PersistenceError) -> [MediaLocation] {
-        let bytes = try FileIO.contents(of: playlist.path, limit: Self.playlistSizeLimit)
-        let directory = playlist.path.parent
-        if playlist.path.fileExtension?.lowercased() == PLSPlaylist.fileExtension {
+        try Self.locations(inFile: playlist.path)
+    }
+
+    /// The same for any playlist file (M3U, M3U8 or PLS by its extension): one of the music
+    /// folder, which MPD clients read by its path in the library.
+    public static func locations(inFile path: FilePath) throws(PersistenceError) -> [MediaLocation] {
+        let bytes = try FileIO.contents(of: path, limit: playlistSizeLimit)
+        let directory = path.parent
+        if path.fileExtension?.lowercased() == PLSPlaylist.fileExtension {
             switch PLSPlaylist.entries(in: bytes) {
             case .success(let entries): return entries.compactMap { PlaylistLocations.entry($0, in: directory) }
-            case .failure(let notText): throw PersistenceError(path: playlist.path.displayString, call: "read", reason: notText.reason)
+            case .failure(let notText): throw PersistenceError(path: path.displayString, call: "read", reason: notText.reason)
             }
         }
         switch PlaylistLocations.m3u(bytes, in: directory) {
         case .success(let locations): return locations
-        case .failure(let notText): throw PersistenceError(path: playlist.path.displayString, call: "read", reason: notText.reason)
+        case .failure(let notText): throw PersistenceError(path: path.displayString, call: "read", reason: notText.reason)
         }
     }
 

@@ -22,9 +22,15 @@ public struct XDGDirectories: Sendable, Equatable {
 
     /// The process's environment (the few variables that matter here).
     public static func current() -> XDGDirectories {
+        current { key in getenv(key).map { String(cString: $0) } }
+    }
+
+    /// The variables that matter, each read with `variable` (the process's `getenv`; a test's
+    /// own table). `XDG_RUNTIME_DIR` among them: without it there is no MPD socket.
+    static func current(reading variable: (String) -> String?) -> XDGDirectories {
         var environment: [String: String] = [:]
-        for key in ["HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
+        for key in ["HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"] {
+            if let value = variable(key) { environment[key] = value }
         }
         if environment["HOME"] == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
             environment["HOME"] = String(cString: directory)

@@ -114,9 +114,10 @@ import Testing
             let text = String(repeating: opening, count: 4000)
             #expect(throws: MPDError(.argument, "Expression nested too deeply")) { try FilterParser.parse([text], foldCase: false) }
         }
-        // Deep but valid regular expressions are refused before Swift's Regex recurses into them.
+        // Deep regular expressions are refused, not recursed into (the library's compiler caps
+        // the nesting and the pattern's length).
         for pattern in [String(repeating: "[", count: 4000), String(repeating: "(?:a|", count: 800), String(repeating: "(", count: 4000)] {
-            #expect(parseAnswer("find \"(title =~ '\(pattern)')\"") == "ACK [2@0] {find} Error in regex: too many groups and classes\n")
+            #expect(parseAnswer("find \"(title =~ '\(pattern)')\"").hasPrefix("ACK [2@0] {find} Error in regex at offset "))
         }
     }
 

@@ -149,4 +149,13 @@ import Testing
         try Fixtures.write(Array("XDG_MUSIC_DIR=\"$HOME/\"\n".utf8), to: dir + "/config/user-dirs.dirs")
         #expect(xdg.musicDirectory == "/home/u/Music")
     }
+
+    /// The MPD front-end's socket is in the runtime folder: the process's XDG_RUNTIME_DIR must be
+    /// read with the other variables (it was not, and the socket was never served).
+    @Test func currentReadsTheRuntimeFolder() {
+        let environment = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/4242"]
+        let xdg = XDGDirectories.current { environment[$0] }
+        #expect(xdg.mpdSocket == "/run/user/4242/aubade/mpd.socket")
+        #expect(XDGDirectories.current { ["HOME": "/home/u"][$0] }.mpdSocket == nil)
+    }
 }

@@ -41,6 +41,11 @@ final class MPDClient {
     private var running: (batch: CommandBatch, index: Int)?
     /// `runCommands` is on the stack: a command finishing inside it only moves the batch on.
     private var insideRun = false
+    /// Answers gather while commands run in one go and leave in one write when they are done,
+    /// as mpd's output buffer does. Written apart, an answer and its `OK` are two TCP segments,
+    /// and the second waits for the client's delayed ACK of the first (Nagle): measured,
+    /// 44 ms a `status`, `albumart` chunk or any other answer with lines, against mpd's 0.3 ms.
+    private var gathering = false
     private(set) var isClosed = false
     /// Close once what was written has gone out (`close`, a fatal error).
     private var closeWhenFlushed = false
@@ -154,7 +159,12 @@ final class MPDClient {
     private func runCommands() {
         guard !insideRun else { return }
         insideRun = true
-        defer { insideRun = false }
+        gathering = true
+        defer {
+            insideRun = false
+            gathering = false
+            flush()
+        }
         while let (batch, index) = running, producer == nil, !isClosed {
             guard index < batch.count else {
                 running = nil
@@ -289,7 +299,7 @@ final class MPDClient {
     private func send(_ bytes: [UInt8]) {
         guard !isClosed, !bytes.isEmpty else { return }
         output.append(bytes)
-        flush()
+        if !gathering { flush() }
         // A client that reads nothing while answers pile up (mpd's max_output_buffer_size).
         if output.count > server.settings.outputLimit {
             server.log(.notice, "MPD client \(number) closed: it does not read its answers")

@@ -93,7 +93,8 @@ extension MPDServer {
         }
         // No picture: an empty answer, as mpd gives.
         guard let picture else { return .answer(ResponseWriter()) }
-        guard offset <= picture.data.count else { return .failure(MPDError(.argument, "Offset too large")) }
+        // mpd's words differ from albumart's here.
+        guard offset <= picture.data.count else { return .failure(MPDError(.argument, "Bad file offset")) }
         var writer = ResponseWriter()
         writer.line("size", picture.data.count)
         if !picture.mimeType.isEmpty { writer.line("type", picture.mimeType) }
@@ -122,7 +123,7 @@ extension MPDServer {
         }
     }
 
-    private static func listing(of folder: FilePath) -> CommandOutcome {
+    static func listing(of folder: FilePath) -> CommandOutcome {
         guard let directory = folder.withCString({ opendir($0) }) else { return .failure(.noSuchDirectory) }
         defer { closedir(directory) }
         var rows: [(name: String, isFolder: Bool, size: Int64, modified: Int64)] = []

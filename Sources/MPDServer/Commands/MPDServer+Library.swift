@@ -66,6 +66,8 @@ extension MPDServer {
             reply(.stream(SequenceProducer(snapshot.walk(from: directory).makeIterator()) { writer, entry in
                 Self.write(entry, full: full, into: &writer, describer: describer, tags: tags)
             }))
+        case .lsinfo(let uri) where Self.isLocalPath(uri), .listFiles(let uri) where Self.isLocalPath(uri):
+            localListing(command, uri, for: client, tags: tags, reply: reply)
         case .lsinfo(let uri):
             lsinfo(uri, snapshot: snapshot, describer: describer, tags: tags, reply: reply)
         case .listFiles(let uri):

@@ -8,11 +8,11 @@ extension MPDServer {
         let status = mirror.snapshot.status
         switch command {
         case .play(let position):
-            guard let position, position >= 0 else { return perform(.play, reply: reply) }
+            guard let position, position >= 0 else { return playCurrent(reply: reply) }
             guard let entry = entry(at: position) else { return reply(.failure(.badSongIndex)) }
             perform(.playEntry(entry.id), reply: reply)
         case .playID(let id):
-            guard let id, id >= 0 else { return perform(.play, reply: reply) }
+            guard let id, id >= 0 else { return playCurrent(reply: reply) }
             guard let entry = entry(id: id) else { return reply(.failure(.noSuchSong)) }
             perform(.playEntry(entry.id), reply: reply)
         case .pause(let on):
@@ -25,7 +25,9 @@ extension MPDServer {
             perform(.stop, reply: reply)
         case .next, .previous:
             guard status != .stopped else { return reply(.failure(.notPlaying)) }
-            perform(command == .next ? .next : .previous, reply: reply)
+            // mpd plays the song it goes to, paused or not (MPRIS's Next keeps a pause).
+            let skip: Event = command == .next ? .next : .previous
+            perform(status == .paused ? [skip, .play] : [skip], reply: reply)
         case .seek(let position, let time):
             guard let entry = entry(at: position) else { return reply(.failure(.badSongIndex)) }
             perform(.seekEntry(entry.id, to: time), reply: reply)
@@ -33,7 +35,7 @@ extension MPDServer {
             guard let entry = entry(id: id) else { return reply(.failure(.noSuchSong)) }
             perform(.seekEntry(entry.id, to: time), reply: reply)
         case .seekCurrent(let target):
-            guard status != .stopped, let current = mirror.snapshot.current else { return reply(.failure(.notPlaying)) }
+            guard status != .stopped, let current = mirror.current else { return reply(.failure(.notPlaying)) }
             switch target {
             case .to(let time): perform(.setPosition(current.id, time), reply: reply)
             case .by(let offset): perform(.seek(by: offset), reply: reply)
@@ -57,6 +59,15 @@ extension MPDServer {
         default:
             reply(.failure(MPDError(.unknown, "unknown command")))
         }
+    }
+
+    /// `play` with no song: resume, or start the current song; with none (after a `clear`), the
+    /// top of the queue, as mpd does — not the player's own pick (the first song added).
+    private func playCurrent(reply: @escaping Reply) {
+        if mirror.snapshot.status == .stopped, mirror.current == nil, let first = mirror.queue.firstInPlayOrder {
+            return perform(.playEntry(first), reply: reply)
+        }
+        perform(.play, reply: reply)
     }
 
     /// The entry at a position of the queue, if there is one.

@@ -2,6 +2,11 @@ import FrontEnd
 import MPDProtocol
 import MusicDatabase
 import PlayerCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Editing the queue: add (library songs and folders, stations, and for local clients any
 /// file), delete, move, swap, shuffle, priorities — each checked against the queue as the
@@ -21,10 +26,10 @@ extension MPDServer {
             guard range.start <= queue.count else { return reply(.failure(.badSongIndex)) }
             let ids = queue.entries[range.clipped(to: queue.count)].map(\.id)
             guard !ids.isEmpty else { return reply(Self.ok) }
-            perform(.removeEntries(ids), reply: reply)
+            remove(ids, reply: reply)
         case .deleteID(let id):
             guard let entry = entry(id: id) else { return reply(.failure(.noSuchSong)) }
-            perform(.removeEntries([entry.id]), reply: reply)
+            remove([entry.id], reply: reply)
         case .move(let range, let destination):
             guard let end = range.end, range.start < end, end <= queue.count else { return reply(.failure(.badSongIndex)) }
             move(range.start..<end, to: destination, reply: reply)
@@ -59,6 +64,14 @@ extension MPDServer {
         default:
             reply(.failure(MPDError(.unknown, "unknown command")))
         }
+    }
+
+    /// Removes entries; the current song among them while paused stops the player, as in mpd
+    /// (the song after it becomes current, not playing). Playing, the next one plays.
+    private func remove(_ ids: [EntryID], reply: @escaping Reply) {
+        let current = mirror.current?.id
+        let stops = mirror.snapshot.status == .paused && current.map(ids.contains) == true
+        perform(stops ? [.removeEntries(ids), .stop] : [.removeEntries(ids)], reply: reply)
     }
 
     private func move(_ range: Range<Int>, to destination: MoveDestination, reply: @escaping Reply) {
@@ -136,17 +149,7 @@ extension MPDServer {
         if uri.hasPrefix("/") || lowered.hasPrefix("file://") {
             // Over TCP no file outside the library is reachable: mpd's rule for non-local clients.
             guard client.isLocal else { return completion(.failure(MPDError(.permission, "Access denied"))) }
-            let fileURI = uri.hasPrefix("/") ? FileURI.uri(forPath: uri) : uri
-            let box = UncheckedBox(completion)
-            frontEnd.loadTracks(forURI: fileURI) { result in
-                switch result {
-                case .success(let tracks) where single && tracks.count != 1:
-                    box.value(.failure(MPDError(.noExist, "No such song")))
-                case .success(let tracks): box.value(.success(tracks))
-                case .failure(let error): box.value(.failure(MPDError(.noExist, String(error.message.prefix(200)))))
-                }
-            }
-            return
+            return addLocalSong(uri, completion: completion)
         }
         guard let snapshot = library?.snapshot else { return completion(.failure(.noSuchDirectory)) }
         if let song = snapshot.song(uri: uri) { return completion(.success([song.track()])) }
@@ -155,5 +158,34 @@ extension MPDServer {
         }
         let filter: SongFilter = directory.isRoot ? .and([]) : .base(directory.uri)
         completion(.success(snapshot.songs(matching: filter).map { $0.track() }))
+    }
+
+    /// A local client's song by its absolute path or `file://` URI: one song file, as mpd takes
+    /// it — not a folder or a playlist (mpd: "No such song"), and a path that is not there is
+    /// the system's error with that path, as mpd words it. Looked at on the files queue (a slow
+    /// disk must not stall the other clients), read as the player reads files.
+    private func addLocalSong(_ uri: String, completion: @escaping (Result<[Track], MPDError>) -> Void) {
+        guard let path = uri.hasPrefix("/") ? FilePath(uri)?.lexicallyNormalized : FileURI.path(fromFileURI: uri) else {
+            return completion(.failure(MPDError(.argument, "Malformed URI")))
+        }
+        let box = UncheckedBox(completion)
+        files.async { [queue, frontEnd] in
+            var info = stat()
+            let found = path.withCString { stat($0, &info) } == 0 ? nil : errno
+            let isFile = (info.st_mode & S_IFMT) == S_IFREG
+            queue.async {
+                if let found {
+                    let reason = String(cString: strerror(found))
+                    return box.value(.failure(MPDError(.system, "Failed to access \(path.displayString): \(reason)")))
+                }
+                guard isFile else { return box.value(.failure(.noSuchSong)) }
+                frontEnd.loadTracks(forURI: FileURI.uri(for: path)) { result in
+                    guard case .success(let tracks) = result, tracks.count == 1, tracks[0].path == path else {
+                        return box.value(.failure(.noSuchSong))
+                    }
+                    box.value(.success(tracks))
+                }
+            }
+        }
     }
 }

@@ -46,8 +46,18 @@ extension MPDServer {
 
     /// Sends `event` to the player and answers once its turn is in the mirror.
     func perform(_ event: Event, reply: @escaping Reply) {
+        perform([event], reply: reply)
+    }
+
+    /// Sends the events one after the other (each once the one before has turned) and answers
+    /// after the last: one command of mpd's that is two steps of Aubade's player.
+    func perform(_ events: [Event], reply: @escaping Reply) {
+        guard let first = events.first else { return reply(Self.ok) }
         let box = UncheckedBox(reply)
-        frontEnd.perform(event) { _ in box.value(Self.ok) }
+        frontEnd.perform(first) { [weak self] _ in
+            guard let self else { return }
+            perform(Array(events.dropFirst()), reply: box.value)
+        }
     }
 
     /// The song descriptions of the moment: the library's newest snapshot.

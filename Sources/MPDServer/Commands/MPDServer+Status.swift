@@ -10,7 +10,7 @@ extension MPDServer {
         case .stats:
             reply(answer { $0.stats(statsReport()) })
         case .currentSong:
-            guard let current = mirror.snapshot.current, let position = mirror.currentPosition else { return reply(Self.ok) }
+            guard let current = mirror.current, let position = mirror.currentPosition else { return reply(Self.ok) }
             let info = describer.info(current)
             reply(answer { $0.queueEntry(info, at: slot(current, position), tags: client.tags) })
         case .getVolume:
@@ -70,7 +70,7 @@ extension MPDServer {
                                   single: snapshot.single, consume: snapshot.consume,
                                   playlistVersion: mirror.versions.version, playlistLength: mirror.queue.count,
                                   state: state, updateJob: library?.runningJob)
-        if let current = snapshot.current, let position = mirror.currentPosition {
+        if let current = mirror.current, let position = mirror.currentPosition {
             report.current = .init(position: position, id: Int(clamping: current.id.rawValue))
             report.elapsed = mirror.elapsed(at: clock())
             report.duration = current.track.length

@@ -21,8 +21,9 @@ extension MPDServer {
         case .listPlaylist(let name), .listPlaylistInfo(let name):
             let full: Bool
             if case .listPlaylistInfo = command { full = true } else { full = false }
+            let file = Self.libraryPlaylist(name, in: snapshot)
             inFiles(reply) {
-                let locations = try playlists.locations(of: name)
+                let locations = try playlists.locations(of: name, inLibrary: file)
                 return .stream(SequenceProducer(locations.makeIterator()) { writer, location in
                     let info = Self.info(location, describer: describer)
                     full ? writer.song(info, tags: tags) : writer.line("file", info.uri)
@@ -30,11 +31,10 @@ extension MPDServer {
             }
         case .load(let name, let range, let position):
             let queueLength = mirror.queue.count, current = mirror.currentPosition
+            let file = Self.libraryPlaylist(name, in: snapshot)
             let box = UncheckedBox(reply)
             inFiles({ outcome in box.value(outcome) }) {
-                let locations = try playlists.locations(of: name)
-                guard range.start <= locations.count else { throw MPDError.badSongIndex }
-                let chosen = Array(locations[range.clipped(to: locations.count)])
+                let chosen = try playlists.locations(of: name, inLibrary: file, range: range)
                 var place = QueuePlace.atEnd
                 if let position { place = .position(try position.resolve(queueLength: queueLength, currentPosition: current)) }
                 let tracks = Self.tracks(chosen, snapshot: snapshot, loader: playlists.loader)
@@ -54,23 +54,11 @@ extension MPDServer {
         case .rename(let name, let newName):
             inFiles(reply) { try playlists.rename(name, to: newName); return Self.fileOK }
         case .playlistClear(let name):
-            inFiles(reply) { try playlists.write(name, []); return Self.fileOK }
+            inFiles(reply) { try playlists.clear(name); return Self.fileOK }
         case .playlistDelete(let name, let range):
-            inFiles(reply) {
-                var tracks = try Self.tracks(of: name, playlists: playlists, snapshot: snapshot)
-                guard range.start < tracks.count, (range.end ?? tracks.count) <= tracks.count else { throw MPDError.badSongIndex }
-                tracks.removeSubrange(range.clipped(to: tracks.count))
-                try playlists.write(name, tracks)
-                return Self.fileOK
-            }
+            inFiles(reply) { try playlists.delete(range, from: name, snapshot: snapshot); return Self.fileOK }
         case .playlistMove(let name, let from, let to):
-            inFiles(reply) {
-                var tracks = try Self.tracks(of: name, playlists: playlists, snapshot: snapshot)
-                guard tracks.indices.contains(from), tracks.indices.contains(to) else { throw MPDError.badSongIndex }
-                tracks.insert(tracks.remove(at: from), at: to)
-                try playlists.write(name, tracks)
-                return Self.fileOK
-            }
+            inFiles(reply) { try playlists.move(from, to: to, in: name, snapshot: snapshot); return Self.fileOK }
         case .playlistAdd(let name, let uri, let position):
             let box = UncheckedBox(reply)
             resolveTracks(uri, for: client, single: false) { [weak self] result in
@@ -80,7 +68,7 @@ extension MPDServer {
                 case .success(let added):
                     self.inFiles(box.value) {
                         try StoredPlaylists.check(name: name)
-                        var tracks = playlists.exists(name) ? try Self.tracks(of: name, playlists: playlists, snapshot: snapshot) : []
+                        var tracks = playlists.exists(name) ? try playlists.tracks(of: name, snapshot: snapshot) : []
                         let index = position ?? tracks.count
                         guard index <= tracks.count else { throw MPDError(.argument, "Bad position") }
                         tracks.insert(contentsOf: added, at: index)
@@ -148,18 +136,6 @@ extension MPDServer {
         }
     }
 
-    /// A playlist's entries as tracks for rewriting it: what the library knows, else just where
-    /// each entry points (nothing is read).
-    static func tracks(of name: String, playlists: StoredPlaylists, snapshot: LibrarySnapshot?) throws(MPDError) -> [Track] {
-        try playlists.locations(of: name).map { location in
-            switch location {
-            case .stream(let url): return Track(stream: url)
-            case .file(let path):
-                if let snapshot, let uri = snapshot.uri(of: path), let song = snapshot.song(uri: uri) { return song.track() }
-                return Track(path: path)
-            }
-        }
-    }
 }
 
 /// What a file job comes to: an outcome, or more work to do back on the MPD queue.
@@ -182,4 +158,16 @@ enum FileOutcome {
 
 extension MPDServer {
     static var fileOK: FileOutcome { .answer(ResponseWriter()) }
+
+    /// The file of the playlist the library has at `uri` (an M3U or PLS of the music folder).
+    static func libraryPlaylist(_ uri: String, in snapshot: LibrarySnapshot?) -> FilePath? {
+        guard let snapshot else { return nil }
+        let parent = uri.lastIndex(of: "/").map { String(uri[..<$0]) } ?? ""
+        guard let directory = snapshot.directory(uri: parent) else { return nil }
+        let listed = snapshot.contents(of: directory).contains { entry in
+            if case .playlist(let found, _) = entry { return found == uri }
+            return false
+        }
+        return listed ? snapshot.filePath(forURI: uri) : nil
+    }
 }

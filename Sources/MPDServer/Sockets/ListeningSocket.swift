@@ -15,24 +15,29 @@ final class ListeningSocket {
     let address: String
     /// Clients of a Unix socket are on this machine (mpd's "local" clients: absolute paths).
     let isLocal: Bool
-    /// The socket file to remove when done (Unix sockets).
+    /// The socket file to remove when done (Unix sockets), and which file it is: removed only
+    /// while it is still ours (another server may have taken the path since).
     private let path: String?
+    private let file: FileIdentity?
 
     private init(descriptor: Int32, address: String, isLocal: Bool, path: String?) {
         self.descriptor = descriptor
         self.address = address
         self.isLocal = isLocal
         self.path = path
+        file = path.flatMap(FileIdentity.init(path:))
     }
 
     deinit {
         close(descriptor)
-        if let path { unlink(path) }
+        if let path, let file, FileIdentity(path: path) == file { unlink(path) }
     }
 
     /// A Unix socket at `path`, readable and writable by its owner only (mode 0600: the folder
-    /// is $XDG_RUNTIME_DIR/aubade, the user's own). A stale socket file is replaced; anything
-    /// else at the path is left alone and reported.
+    /// is $XDG_RUNTIME_DIR/aubade, the user's own). A stale socket file (no one accepts on it)
+    /// is replaced; one a running server accepts on is taken (EADDRINUSE), as a TCP port would
+    /// be: a second `aubade serve` must not steal the first one's clients. Anything else at the
+    /// path is left alone and reported.
     static func unix(path: String) throws(SocketError) -> ListeningSocket {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -47,6 +52,7 @@ final class ListeningSocket {
             guard (info.st_mode & S_IFMT) == S_IFSOCK else {
                 throw SocketError(call: "bind", path, "something else than a socket is there")
             }
+            if acceptsConnections(&address) { throw SocketError(call: "bind", path, code: EADDRINUSE) }
             unlink(path)
         }
         let descriptor = try open(family: AF_UNIX, path)
@@ -113,6 +119,17 @@ final class ListeningSocket {
         return try listening(descriptor, address: shown, isLocal: false, path: nil)
     }
 
+    /// Whether a server listens on the Unix socket at `address` (a blocking connect: a live
+    /// listener accepts at once into its backlog, a stale file refuses).
+    private static func acceptsConnections(_ address: inout sockaddr_un) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+
     private static func open(family: Int32, _ shown: String) throws(SocketError) -> Int32 {
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(call: "socket", shown, code: errno) }
@@ -132,10 +149,31 @@ final class ListeningSocket {
     func accept() -> ConnectedSocket? {
         while true {
             let client = aubade_accept4(descriptor, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
-            if client >= 0 { return ConnectedSocket(descriptor: client) }
+            if client >= 0 {
+                if !isLocal {
+                    // Answers are whole when written: Nagle would only hold the end of a long one
+                    // back until the client's delayed ACK (40 ms).
+                    var on: Int32 = 1
+                    setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+                }
+                return ConnectedSocket(descriptor: client)
+            }
             if errno == EINTR { continue }
             return nil
         }
+    }
+}
+
+/// Which file a path names (device and inode), to tell whether it is still the one we made.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }
 
