@@ -47,11 +47,6 @@ extension MPDBenchmarkTests {
             try measureUpdates(aubade: aubade, mpd: mpd, table: &table)
             try measureWakeups(aubade: aubade, mpd: mpd, table: &table)
             try measureStartsFromDatabase(aubade: aubade, mpd: mpd, table: &table)
-            if ProcessInfo.processInfo.environment["AUBADE_BENCH_MPD_FIRST_START"] != "0" {
-                try measureFirstStart(table: &table)
-            } else {
-                table.note("firstStart", "Aubade", "not measured (AUBADE_BENCH_MPD_FIRST_START=0)")
-            }
         } catch {
             table.notes.append("The run stopped early: \(error)")
             table.context = context(started: started, load: load)
@@ -174,51 +169,13 @@ extension MPDBenchmarkTests {
             let (songs, end) = try waitForSongs(connection, server: server)
             table.add("warm", server.name, process.started.milliseconds(to: end))
             if songs != facts.count { table.note("warm", server.name, "\(songs) songs") }
-            let quiet = waitQuiet(server, timeout: 300)
+            waitQuiet(server, timeout: 300)
             if server.isAubade {
                 // Quiet for a second at the end of the wait: the check ended about then.
                 table.add("warmChecked", server.name, max(0, process.started.milliseconds(to: Stamp.now()) / 1000 - 1))
-                _ = quiet
             }
             table.add("warmHWM", server.name, server.status("VmHWM").map { Double($0) / 1024 })
             server.stop()
-        }
-    }
-
-    /// Aubade's first start as a new user has it: no saved state and no database, so besides
-    /// building the library it puts the whole music folder in its queue (what it did before it
-    /// had a library, for `aubade serve --music-folder`).
-    func measureFirstStart(table: inout MPDTable) throws {
-        let server = try MPDBenchServer(name: "Aubade", kind: .aubade(binary: aubadeBinary),
-                                        home: work.appendingPathComponent("aubade-first", isDirectory: true), library: fixture.directory,
-                                        register: register)
-        try PageCache.drop(files: [])
-        let process = try server.start()
-        let connection = try server.connect()
-        let (songs, end) = try waitForSongs(connection, server: server)
-        table.add("firstStart", "Aubade", process.started.milliseconds(to: end) / 1000)
-        if songs != facts.count { table.note("firstStart", "Aubade", "\(songs) songs") }
-        var length = 0
-        var changed = Date()
-        var queued = Stamp.now()
-        while length < facts.count, Date().timeIntervalSince(changed) < 60 {
-            Thread.sleep(forTimeInterval: 0.5)
-            let now = Int(try connection.ok("status", timeout: 120).fields["playlistlength"] ?? "") ?? 0
-            if now != length {
-                length = now
-                changed = Date()
-                queued = Stamp.now()
-            }
-        }
-        table.add("firstStartQueue", "Aubade", process.started.milliseconds(to: queued) / 1000)
-        table.note("firstStartQueue", "Aubade", "\(length) songs queued")
-        table.add("firstStartHWM", "Aubade", server.status("VmHWM").map { Double($0) / 1024 })
-        table.add("firstStartCPU", "Aubade", server.cpuSeconds)
-        server.stop(grace: 60)
-        let state = (try? FileManager.default.attributesOfItem(atPath: server.stateFile.path)[.size] as? Int) ?? 0
-        table.note("firstStartHWM", "Aubade", String(format: "its saved state (the queue) %.1f MB", Double(state) / 1e6))
-        for note in ["firstStart", "firstStartQueue", "firstStartHWM", "firstStartCPU"] {
-            table.note(note, "mpd", "its queue stays empty")
         }
     }
 }

@@ -63,13 +63,5 @@ extension MPDBenchmarkTests {
                   how: "From the same spawn until the process used no CPU for a second (sampled every 200 ms), less that second.")
         table.row("warmHWM", "peak RSS started from its database", unit: "MB", goal: .atMostColumn("mpd"),
                   how: "VmHWM once that start is over and the server quiet.")
-        table.row("firstStart", "Aubade's first start as a new user has it (no saved state): library complete", unit: "s",
-                  how: "A fresh HOME with nothing in it and the page cache dropped: `aubade serve --music-folder LIB …` builds the "
-                  + "library AND puts the whole music folder in its queue (its behaviour from before the MPD front-end). From the "
-                  + "spawn to `stats` counting every song.")
-        table.row("firstStartQueue", "… its queue complete", unit: "s",
-                  how: "From the same spawn until `status` `playlistlength` stopped growing (polled every 0.5 s).")
-        table.row("firstStartHWM", "… its peak RSS", unit: "MB", how: "VmHWM then; and the size of the state it saved when stopped.")
-        table.row("firstStartCPU", "… its CPU time", unit: "s", how: "utime + stime then.")
     }
 }

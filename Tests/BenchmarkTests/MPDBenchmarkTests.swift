@@ -21,10 +21,11 @@ import XCTest
 /// 5. idle wake-up: MPRIS PlayPause on the bus → `changed: player` at an MPD client idling on
 ///    `player`, and `pause` on one MPD connection → `changed: player` on another (both
 ///    servers), `AUBADE_BENCH_MPD_WAKEUPS` samples each (default 50);
-/// then each server started again from its database (cold page cache), and Aubade's first start
-/// as a new user has it (no saved state: the music folder also goes into its queue;
-/// `AUBADE_BENCH_MPD_FIRST_START=0` leaves that out). `testMemoryWithoutMusicFolder` is part 4's
-/// other half: Aubade with no music folder, this build beside the one before the MPD work.
+/// then each server started again from its database (cold page cache).
+/// `testMemoryBeforeAndAfter` is part 4's other half: Aubade with no music folder, this build
+/// beside the one before the MPD work; and both builds' first start as a new user has it (no
+/// saved state: the music folder also goes into the queue; `AUBADE_BENCH_MPD_FIRST_START=0`
+/// leaves that out).
 /// Prints `BENCHMARK mpd …` lines; writes `mpd.json` and `mpd.md`. A benchmark, not a test: it
 /// fails only when it cannot measure.
 final class MPDBenchmarkTests: XCTestCase {
