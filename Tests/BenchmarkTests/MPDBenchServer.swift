@@ -73,12 +73,15 @@ final class MPDBenchServer {
         return spawned
     }
 
+    /// mpd's music_directory instead of the library, for one start (`makeEmptyDatabase`).
+    private var musicDirectoryOverride: URL?
+
     private func writeMPDConfiguration() throws -> URL {
         let playlists = home.appendingPathComponent("playlists", isDirectory: true)
         try FileManager.default.createDirectory(at: playlists, withIntermediateDirectories: true)
         let configuration = home.appendingPathComponent("mpd.conf")
         try """
-            music_directory "\(library?.path ?? home.path)"
+            music_directory "\((musicDirectoryOverride ?? library)?.path ?? home.path)"
             playlist_directory "\(playlists.path)"
             db_file "\(databaseFile.path)"
             log_file "\(home.appendingPathComponent("mpd-own.log").path)"
@@ -115,6 +118,26 @@ final class MPDBenchServer {
 
     func removeDatabase() {
         try? FileManager.default.removeItem(at: databaseFile)
+    }
+
+    /// mpd: an empty database in db_file, so that the next start loads it and waits for
+    /// `update` (an mpd without a database file starts updating at once, by itself): mpd started
+    /// once on an empty music folder, then stopped.
+    func makeEmptyDatabase() throws {
+        guard case .mpd = kind else { return }
+        removeDatabase()
+        let empty = home.appendingPathComponent("empty-music", isDirectory: true)
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        musicDirectoryOverride = empty
+        defer { musicDirectoryOverride = nil }
+        try start()
+        let connection = try connect()
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while try connection.ok("status").fields["updating_db"] != nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        stop()
+        guard FileManager.default.fileExists(atPath: databaseFile.path) else {
+            throw DaemonError("mpd on an empty folder wrote no database at \(databaseFile.path)")
+        }
     }
 
     /// Aubade: gives `home` a saved player state with an empty queue, written by this very

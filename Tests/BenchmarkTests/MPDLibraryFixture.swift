@@ -123,3 +123,40 @@ struct MPDLibraryFixture {
         return Stamp.now()
     }
 }
+
+extension MPDLibraryFixture {
+    /// Every 100th track's path (the sample whose page-cache residency says how cold "cold" is).
+    func sample(facts: Facts) throws -> [URL] {
+        var files: [URL] = []
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
+        var index = 0
+        for case let url as URL in walker where url.pathExtension == "mp3" {
+            if index % 100 == 0 { files.append(url) }
+            index += 1
+        }
+        return files
+    }
+
+    /// The share of the pages of `files` in the page cache now (mmap + mincore, as fincore).
+    static func residentShare(_ files: [URL]) -> Double {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var resident = 0
+        var total = 0
+        for file in files {
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_size > 0 else { continue }
+            let length = Int(info.st_size)
+            guard let map = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), map != MAP_FAILED else { continue }
+            defer { munmap(map, length) }
+            let pages = (length + page - 1) / page
+            var vector = [UInt8](repeating: 0, count: pages)
+            guard mincore(map, length, &vector) == 0 else { continue }
+            resident += vector.filter { $0 & 1 != 0 }.count
+            total += pages
+        }
+        return total > 0 ? Double(resident) / Double(total) : 0
+    }
+}
