@@ -123,29 +123,47 @@ test: deps
 # AUBADE_BENCH_FORMATS_SECONDS (30) of steady play per player. Writes .build/bench/formats.{md,json}.
 # BASELINE: the commit before issue 21's work (the branch point of `ffmpeg`).
 BASELINE ?= 6c4a7bb
+# Then the MPD benchmark: Aubade's release binary serving a generated library of 100,000 tracks
+# over the MPD protocol beside mpd 0.23 on the same library (made once in .build/bench/mpd-library
+# from one short MP3 re-tagged with python3-mutagen, ~0.5 GB, half a minute to a few): the library
+# built from cold (drop_caches), `update` after one file is retagged (and Aubade's inotify path),
+# search/find/list/lsinfo/listallinfo over the protocol (AUBADE_BENCH_RUNS, default 5), peak RSS,
+# the idle wake-up (MPRIS PlayPause or `pause` → `changed: player` at an idling client), starts
+# from the database, Aubade's first start with nothing saved; and Aubade's RSS with no music
+# folder before the MPD work (MPD_BASELINE, built once in .build/bench/baseline-REV) and now.
+# On PulseAudio; about 10 minutes. Writes .build/bench/mpd.{md,json}.
+# MPD_BASELINE: the commit before the MPD front-end's work.
+MPD_BASELINE ?= 0e81827
 
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
-# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast, formats;
-# all (the default) is all seven. E.g. BENCH=peers or BENCH=guard runs that benchmark alone,
+# the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast, formats,
+# mpd; all (the default) is all eight. E.g. BENCH=peers or BENCH=guard runs that benchmark alone,
 # BENCH="peers streams" both.
 BENCH ?= all
 
 bench: bench-deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library|guard|snapcast|formats) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast, formats)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard|snapcast|formats|mpd) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast, formats, mpd)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
 	$(RELEASE_BUILD) --product aubade-ffmpeg
 	$(RELEASE_BUILD) --product aubade
 	@parts=" $(BENCH) "; wants() { [[ $$parts == *" all "* || $$parts == *" $$1 "* ]]; }; status=0; \
 	release="$(RELEASE_BIN)/aubade"; \
+	build_baseline() { \
+	    local revision=$$1 why=$$2 baseline=".build/bench/baseline-$$1"; \
+	    [[ -x $$baseline/.build/release/aubade ]] && return 0; \
+	    echo "=== make bench: building the baseline $$revision ($$why) in $$baseline, once"; \
+	    rm -rf "$$baseline" && mkdir -p "$$baseline" && git archive "$$revision" | tar -x -C "$$baseline" \
+	        && (cd "$$baseline" && eval "$$3"); \
+	}; \
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests|Formats' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast|MPD)BenchmarkTests|Formats' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast)BenchmarkTests|Formats' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast|MPD)BenchmarkTests|Formats' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -187,16 +205,24 @@ bench: bench-deps
 	if wants formats; then \
 	rm -f .build/bench/formats.json .build/bench/formats.md; \
 	baseline=".build/bench/baseline-$(BASELINE)"; \
-	if [[ ! -x $$baseline/.build/release/aubade ]]; then \
-	    echo "=== make bench: building the baseline $(BASELINE) (before issue 21) in $$baseline, once"; \
-	    rm -rf "$$baseline" && mkdir -p "$$baseline" && git archive $(BASELINE) | tar -x -C "$$baseline" \
-	        && (cd "$$baseline" && swift build -c release $(SWIFT_FLAGS)) || status=$$?; \
-	fi; \
+	build_baseline $(BASELINE) "before issue 21" 'swift build -c release $(SWIFT_FLAGS)' || status=$$?; \
 	echo "=== make bench: M4A files, AAC and HLS stations, beside mpv and mpd; only MP3s before and after; on PulseAudio"; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
 	    AUBADE_BASELINE_BINARY="$(CURDIR)/$$baseline/.build/release/aubade" AUBADE_BASELINE_REVISION="$(BASELINE)" \
 	    scripts/audio-session --server pulseaudio -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.Formats' || status=$$?; \
+	fi; \
+	if wants mpd; then \
+	rm -f .build/bench/mpd.json .build/bench/mpd.md; \
+	baseline=".build/bench/baseline-$(MPD_BASELINE)"; \
+	build_baseline $(MPD_BASELINE) "before the MPD work" \
+	    'swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product aubade' || status=$$?; \
+	echo "=== make bench: the MPD front-end beside mpd 0.23 on 100,000 tracks; no music folder before and after; on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    AUBADE_BENCH_REVISION="$$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- Sources Package.swift || echo +changes)" \
+	    AUBADE_MPD_BASELINE_BINARY="$(CURDIR)/$$baseline/.build/release/aubade" AUBADE_MPD_BASELINE_REVISION="$(MPD_BASELINE)" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.MPDBenchmarkTests' || status=$$?; \
 	fi; \
 	exit $$status
 
