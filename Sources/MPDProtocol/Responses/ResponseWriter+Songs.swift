@@ -11,14 +11,16 @@ extension ResponseWriter {
     public mutating func song(_ song: SongInfo, tags: Set<TagKind> = allTags) {
         line("file", Self.withoutCredentials(song.uri))
         if let range = song.range { playRange(range) }
-        if let modified = song.lastModified, let text = UTCTimestamp.iso8601(modified) {
+        if let modified = song.lastModified, let text = timestamp(modified) {
             line("Last-Modified", text)
         }
         if let format = song.audioFormat { line("Format", format.description) }
-        let ordered = song.tags.enumerated().sorted {
+        // The library's songs come in TagKind order already: sorted (stably) only when not.
+        let inOrder = zip(song.tags, song.tags.dropFirst()).allSatisfy { !($1.kind < $0.kind) }
+        let ordered = inOrder ? song.tags : song.tags.enumerated().sorted {
             $0.element.kind != $1.element.kind ? $0.element.kind < $1.element.kind : $0.offset < $1.offset
-        }
-        for (_, tag) in ordered where tags.contains(tag.kind) {
+        }.map(\.element)
+        for tag in ordered where tags.contains(tag.kind) {
             line(tag.kind.rawValue, tag.value)
         }
         if let duration = song.duration, duration >= 0 {
@@ -46,6 +48,14 @@ extension ResponseWriter {
     public mutating func changedPosition(_ position: Int, id: Int) {
         line("cpos", position)
         line("Id", id)
+    }
+
+    /// The last time stamp written, kept: the songs of a folder mostly share one.
+    private mutating func timestamp(_ seconds: Int64) -> String? {
+        if let last = lastTimestamp, last.seconds == seconds { return last.text }
+        let text = UTCTimestamp.iso8601(seconds)
+        if let text { lastTimestamp = (seconds, text) }
+        return text
     }
 
     /// `directory:` and its `Last-Modified:` (`lsinfo`, `listallinfo`).

@@ -18,12 +18,34 @@ public enum UTCTimestamp {
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         // gmtime fails when the year does not fit its int (tm_year counts from 1900).
         guard year - 1900 <= Int64(Int32.max) else { return nil }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T"
-            + "\(padded(secondsOfDay / 3600, 2)):\(padded(secondsOfDay / 60 % 60, 2)):\(padded(secondsOfDay % 60, 2))Z"
+        // Written digit by digit: an `lsinfo` of a folder of 3,000 songs writes 3,000 of these,
+        // and string interpolation of padded numbers was a tenth of its time.
+        var text = [UInt8]()
+        text.reserveCapacity(20)
+        digits(year, 4, into: &text)
+        text.append(UInt8(ascii: "-"))
+        digits(month, 2, into: &text)
+        text.append(UInt8(ascii: "-"))
+        digits(day, 2, into: &text)
+        text.append(UInt8(ascii: "T"))
+        digits(secondsOfDay / 3600, 2, into: &text)
+        text.append(UInt8(ascii: ":"))
+        digits(secondsOfDay / 60 % 60, 2, into: &text)
+        text.append(UInt8(ascii: ":"))
+        digits(secondsOfDay % 60, 2, into: &text)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private static func padded(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    /// `value`'s decimal digits, at least `width` of them (zeros in front).
+    private static func digits(_ value: Int64, _ width: Int, into text: inout [UInt8]) {
+        var reversed: [UInt8] = []
+        var rest = value
+        repeat {
+            reversed.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while reversed.count < width { reversed.append(UInt8(ascii: "0")) }
+        text.append(contentsOf: reversed.reversed())
     }
 }
