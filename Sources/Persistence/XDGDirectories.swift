@@ -23,7 +23,7 @@ public struct XDGDirectories: Sendable, Equatable {
     /// The process's environment (the few variables that matter here).
     public static func current() -> XDGDirectories {
         var environment: [String: String] = [:]
-        for key in ["HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"] {
+        for key in ["HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
         if environment["HOME"] == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {

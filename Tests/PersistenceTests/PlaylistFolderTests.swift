@@ -149,4 +149,13 @@ import Testing
         try Fixtures.write(Array("XDG_MUSIC_DIR=\"$HOME/\"\n".utf8), to: dir + "/config/user-dirs.dirs")
         #expect(xdg.musicDirectory == "/home/u/Music")
     }
+
+    /// The MPD socket's folder comes from the process's XDG_RUNTIME_DIR: `current()` once left
+    /// it out, and the daemon served no Unix socket at all.
+    @Test func theProcessEnvironmentGivesTheRuntimeFolder() {
+        #expect(XDGDirectories(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]).mpdSocket == "/run/user/1000/aubade/mpd.socket")
+        #expect(XDGDirectories(environment: ["XDG_RUNTIME_DIR": "relative"]).mpdSocket == nil)
+        // (The integration tests, whose MPD clients use the socket, prove it whatever the runner's environment.)
+        #expect(XDGDirectories.current().environment["XDG_RUNTIME_DIR"] == ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"])
+    }
 }
