@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+@testable import TestSupport
+
+/// Connections as a hostile client (or many) makes them: 200 at once against the limit of 100;
+/// more than the daemon has descriptors for; a client that says nothing for the timeout, and
+/// one idling as long; SIGTERM with clients connected, idling, gathering a list and in the
+/// middle of a long answer.
+final class MPDHostileConnectionTests: MPDDaemonTestCase {
+    private func startSmallLibrary(arguments: [String] = [], home: URL? = nil) throws -> Served {
+        let music = try makeDirectory("music")
+        let songs = try MPDLibraryFixtures.smallLibrary(in: music)
+        return try startMPD(music: music, songs: songs, arguments: arguments, home: home)
+    }
+
+    /// Connects `count` clients without waiting for their greetings, then sorts them: those
+    /// greeted (admitted) and the number closed at once (turned away).
+    private func connectAtOnce(_ served: Served, count: Int) throws -> (admitted: [MPDTestConnection], turnedAway: Int) {
+        let clients = try (0..<count).map { _ in try MPDTestConnection.unix(served.socket, readsGreeting: false) }
+        var admitted: [MPDTestConnection] = []
+        var turnedAway = 0
+        for client in clients {
+            if let line = try client.readLine(timeout: Sanitizer.scaled(10)) {
+                XCTAssertEqual(String(decoding: line, as: UTF8.self).prefix(7), "OK MPD ")
+                admitted.append(client)
+            } else {
+                turnedAway += 1
+            }
+        }
+        return (admitted, turnedAway)
+    }
+
+    func testTwoHundredClientsAtOnceHalfAreTurnedAwayWithOneLogLine() throws {
+        let served = try startSmallLibrary()
+        let descriptors = try served.openDescriptors()
+        let (admitted, turnedAway) = try connectAtOnce(served, count: 200)
+        XCTAssertEqual(admitted.count, 100, "mpd-max-clients is 100")
+        XCTAssertEqual(turnedAway, 100)
+        let limitLines = { served.daemon.stderrLines.filter { $0.contains("clients at once already") } }
+        XCTAssertEqual(limitLines().count, 1, "one log line for 100 turned away: \(limitLines())")
+
+        // Those admitted are served, every one, at once.
+        let started = Date()
+        for (index, client) in admitted.enumerated() {
+            XCTAssertTrue(try client.command("ping").isOK, "client \(index)")
+        }
+        let took = Date().timeIntervalSince(started)
+        if Sanitizer.judgesTime { XCTAssertLessThan(took, 1, "100 pings, one per client") }
+
+        // Ten leave: ten newcomers are admitted, the next is turned away again.
+        for client in admitted.prefix(10) { client.close() }
+        var newcomers: [MPDTestConnection] = []
+        try eventually("ten newcomers admitted after ten left (\(newcomers.count) so far)", timeout: Sanitizer.scaled(5)) {
+            let (more, _) = try connectAtOnce(served, count: 1)
+            newcomers += more
+            return newcomers.count == 10
+        }
+        let (none, away) = try connectAtOnce(served, count: 1)
+        XCTAssertEqual(none.count, 0)
+        XCTAssertEqual(away, 1)
+        XCTAssertLessThanOrEqual(limitLines().count, 2, "one line each time the limit is reached: \(limitLines())")
+
+        for client in admitted + newcomers { client.close() }
+        assertStillServes(served)
+        assertDescriptorsBack(served, to: descriptors)
+    }
+
+    /// SIGTERM with clients in every state: the daemon stops at once and cleanly (status 0),
+    /// each client sees its connection end, and the socket file goes with it.
+    func testSigtermWithClientsInEveryStateStopsCleanly() throws {
+        let music = try makeDirectory("music")
+        let songs = try MPDLibraryFixtures.bigLibrary(in: music, folders: Sanitizer.isOn ? 2 : 6, perFolder: 100)
+        let served = try startMPD(music: music, songs: songs, tcp: true, timeout: 60)
+        let connected = try served.connect()
+        let idling = try served.connect()
+        try idling.send("idle\n")
+        let gathering = try served.connect()
+        try gathering.send("command_list_begin\nstatus\n")
+        let listing = try served.connect(receiveBuffer: 4096)
+        try listing.send("listallinfo\n")
+        XCTAssertNotNil(try listing.readSome(maximum: 100), "the long answer began")
+        let overTCP = try served.connectTCP()
+        try overTCP.send("idle player\n")
+        Thread.sleep(forTimeInterval: 0.2)  // every command above reached the daemon
+
+        let wall = Date()
+        let status = served.daemon.process.stop(signal: SIGTERM, grace: Sanitizer.scaled(5))
+        XCTAssertEqual(status, 0, "exit status after SIGTERM; stderr:\n\(served.daemon.stderrLines.joined(separator: "\n"))")
+        print("SIGTERM with 5 MPD clients: exited in \(Date().timeIntervalSince(wall)) s")
+        for (what, client) in [("connected", connected), ("idling", idling), ("gathering", gathering),
+                               ("mid-listallinfo", listing), ("TCP idling", overTCP)] {
+            XCTAssertTrue(client.waitForClose(timeout: 2).closed, "the \(what) client's connection did not end")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: served.socket), "the socket file is left behind")
+    }
+}

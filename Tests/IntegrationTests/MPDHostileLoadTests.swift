@@ -1,0 +1,98 @@
+import Foundation
+import XCTest
+@testable import TestSupport
+
+/// Clients that make the daemon write more than they read: `listallinfo` of a big library to
+/// a client that reads a few bytes a second, and a flood of `status` from one that reads
+/// nothing. The daemon's memory stays bounded (its RSS measured before and during), the long
+/// answer is written as the client reads it — whole, however long it takes — and the client
+/// that never reads is closed at the output cap, while every other client is served at once.
+final class MPDHostileLoadTests: MPDDaemonTestCase {
+    func testASlowReaderOfAHugeAnswerCostsNoMemoryAndDelaysNoOne() throws {
+        let music = try makeDirectory("music")
+        // 1,700 songs of about 5 KB each in listallinfo: 9 MB, past the 8 MiB output cap, so an
+        // answer kept whole for the reader would close it. Fewer under a sanitizer (its run is
+        // for the code paths: everything there is 5–20 times slower).
+        let songs = try MPDLibraryFixtures.bigLibrary(in: music, folders: Sanitizer.isOn ? 3 : 17, perFolder: 100)
+        // Given a file to play, the daemon does not queue the whole folder at start.
+        let served = try startMPD(music: music, songs: songs, arguments: [music.path + "/folder 000 with a name long enough to count/song 0000.mp3"], timeout: 60)
+        let bystander = try served.connect()
+        // The answer as a fast reader gets it, to compare (and to warm up what it allocates).
+        let fast = try served.connect()
+        let whole = try fast.command("listallinfo", timeout: Sanitizer.scaled(30))
+        XCTAssertEqual(whole.values("file").count, songs)
+        let size = whole.rawLines.reduce(0) { $0 + $1.count + 1 }
+        let descriptors = try served.openDescriptors()
+        let before = try served.residentKilobytes()
+
+        // A reader with a 4 KiB receive buffer that takes 64 bytes every 100 ms.
+        let slow = try served.connect(receiveBuffer: 4096)
+        try slow.send("listallinfo\n")
+        var received: [UInt8] = []
+        var peak = before
+        var slowest: TimeInterval = 0
+        let started = Date()
+        while Date().timeIntervalSince(started) < 4 {
+            guard let bytes = try slow.readSome(maximum: 64) else { return XCTFail("the slow reader was closed") }
+            received += bytes
+            Thread.sleep(forTimeInterval: 0.1)
+            peak = max(peak, try served.residentKilobytes())
+            let asked = Date()
+            XCTAssertNotNil(try bystander.command("status").value("state"))
+            slowest = max(slowest, Date().timeIntervalSince(asked))
+        }
+        print("slow reader: \(size) bytes of listallinfo (\(songs) songs); resident memory \(before) KiB before, at most \(peak) KiB while it read \(received.count) bytes in 4 s; slowest status meanwhile \(Int(slowest * 1000)) ms")
+        XCTAssertLessThan(peak - before, 4 * 1024, "resident memory grew by \(peak - before) KiB for a \(size)-byte answer")
+        if Sanitizer.judgesTime { XCTAssertLessThan(slowest, 0.25, "status took \(slowest) s beside the slow reader") }
+        assertStillServes(served)
+
+        // Then it reads fast: the rest comes, whole and in order, and the connection goes on.
+        while let line = try slow.readLine(timeout: Sanitizer.scaled(30)) {
+            received += line + [0x0A]
+            if line == Array("OK".utf8) { break }
+        }
+        XCTAssertEqual(received.count, size, "the slowly read answer's size")
+        XCTAssertEqual(received.split(separator: 0x0A).map(Array.init), whole.rawLines, "the slowly read answer")
+        XCTAssertTrue(try slow.command("ping").isOK)
+        let after = try served.residentKilobytes()
+        print("slow reader: resident memory \(after) KiB after the answer")
+        for client in [slow, fast, bystander] { client.close() }
+        assertDescriptorsBack(served, to: descriptors)
+    }
+
+    func testAClientThatNeverReadsIsClosedAtTheOutputCap() throws {
+        let music = try makeDirectory("music")
+        let songs = try MPDLibraryFixtures.smallLibrary(in: music)
+        let served = try startMPD(music: music, songs: songs)
+        let bystander = try served.connect()
+        let descriptors = try served.openDescriptors()
+        let before = try served.residentKilobytes()
+
+        let flood = try served.connect(receiveBuffer: 4096)
+        let statuses = Array(String(repeating: "status\n", count: 1000).utf8)
+        var sent = 0
+        var peak = before
+        var closed = false
+        let started = Date()
+        while Date().timeIntervalSince(started) < Sanitizer.scaled(20) {
+            do {
+                let taken = flood.sendWhatFits(statuses)
+                if taken == 0 {
+                    // The daemon stopped reading (it waits for output to drain) or closed.
+                    if flood.waitForClose(timeout: 0.05).closed { closed = true; break }
+                }
+                sent += taken
+            }
+            peak = max(peak, try served.residentKilobytes())
+            XCTAssertTrue(try bystander.command("ping").isOK)
+        }
+        print("flood of status: \(sent) bytes sent (\(sent / 7) commands) before the close; resident memory \(before) → at most \(peak) KiB")
+        XCTAssertTrue(closed, "a client that reads nothing is closed at the output cap")
+        XCTAssertNotNil(served.daemon.waitForLog(containing: "does not read its answers"))
+        // 8 MiB of output waiting, and the input kept while it waits: 16 MiB is generous.
+        XCTAssertLessThan(peak - before, 16 * 1024, "resident memory grew by \(peak - before) KiB")
+        assertStillServes(served)
+        bystander.close()
+        assertDescriptorsBack(served, to: descriptors)
+    }
+}
