@@ -65,6 +65,53 @@ final class MPDHostileConnectionTests: MPDDaemonTestCase {
         assertDescriptorsBack(served, to: descriptors)
     }
 
+    /// With fewer descriptors than clients (a low `ulimit -n`, or mpd-max-clients set high), the
+    /// connections the daemon cannot accept wait in the listen queue: the daemon does not spin
+    /// on them, says so once, goes on serving the others and admits the waiting ones as
+    /// descriptors free.
+    func testRunningOutOfDescriptorsWaitsInsteadOfSpinning() throws {
+        let served = try startSmallLibrary()
+        let descriptors = try served.openDescriptors()
+        // Room for 20 clients, but not the 40 that come.
+        let limit = descriptors + 20
+        let prlimit = try Shell.run("prlimit", ["--pid", "\(served.pid)", "--nofile=\(limit):\(limit)"])
+        XCTAssertTrue(prlimit.succeeded, "prlimit: \(prlimit)")
+
+        var clients = try (0..<40).map { _ in try MPDTestConnection.unix(served.socket, readsGreeting: false) }
+        var greeted: [MPDTestConnection] = []
+        try eventually("20 clients admitted", timeout: Sanitizer.scaled(5)) {
+            for client in clients where !greeted.contains(where: { $0 === client }) {
+                if (try? client.readLine(timeout: 0.05)) != nil { greeted.append(client) }
+            }
+            return greeted.count >= 20 - 2
+        }
+        let cpuBefore = try ProcessFacts.cpuSeconds(of: served.pid)
+        let wall = Date()
+        // The admitted ones are served meanwhile.
+        for client in greeted { XCTAssertTrue(try client.command("ping").isOK) }
+        Thread.sleep(forTimeInterval: 1)
+        let cpu = try ProcessFacts.cpuSeconds(of: served.pid) - cpuBefore
+        let seconds = Date().timeIntervalSince(wall)
+        print("out of descriptors: \(cpu) CPU-s in \(seconds) s with \(clients.count - greeted.count) clients waiting")
+        XCTAssertLessThan(cpu / seconds, 0.3, "the daemon spins on connections it cannot accept")
+        let lines = served.daemon.stderrLines.filter { $0.contains("descriptor") }
+        XCTAssertEqual(lines.count, 1, "one log line: \(lines)")
+
+        // Clients leave: the waiting ones get in.
+        let waiting = clients.filter { client in !greeted.contains { $0 === client } }
+        for client in greeted { client.close() }
+        for (index, client) in waiting.enumerated() {
+            XCTAssertNotNil(try client.readLine(timeout: Sanitizer.scaled(5)), "waiting client \(index) admitted")
+            XCTAssertTrue(try client.command("ping").isOK, "waiting client \(index)")
+        }
+        clients.removeAll()
+        greeted.removeAll()
+        for client in waiting { client.close() }
+        assertDescriptorsBack(served, to: descriptors)
+        _ = try Shell.run("prlimit", ["--pid", "\(served.pid)", "--nofile=1024:1024"])
+        assertStillServes(served)
+    }
+
     /// SIGTERM with clients in every state: the daemon stops at once and cleanly (status 0),
     /// each client sees its connection end, and the socket file goes with it.
     func testSigtermWithClientsInEveryStateStopsCleanly() throws {
