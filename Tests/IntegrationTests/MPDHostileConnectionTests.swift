@@ -112,6 +112,45 @@ final class MPDHostileConnectionTests: MPDDaemonTestCase {
         assertStillServes(served)
     }
 
+    /// mpd's connection_timeout (`mpd-timeout`, 60 s by default; 2 s here): a client silent that
+    /// long is closed — with a command list half gathered too — but one waiting in idle is not.
+    func testASilentClientIsClosedAndAnIdlingOneIsNot() throws {
+        let home = try makeHome()
+        let folder = home.appendingPathComponent(".config/aubade", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "mpd-timeout = 2\n".write(to: folder.appendingPathComponent("aubade.conf"), atomically: true, encoding: .utf8)
+        let served = try startSmallLibrary(home: home)
+        let descriptors = try served.openDescriptors()
+
+        let silent = try served.connect()
+        let gathering = try served.connect()
+        try gathering.send("command_list_begin\nping\n")
+        let idling = try served.connect()
+        try idling.send("idle\n")
+        let talking = try served.connect()
+        let started = Date()
+        // One that keeps talking stays, whatever the time.
+        var closedAfter: TimeInterval?
+        while Date().timeIntervalSince(started) < Sanitizer.scaled(6) {
+            XCTAssertTrue(try talking.command("ping").isOK)
+            if closedAfter == nil, silent.waitForClose(timeout: 0.25).closed {
+                closedAfter = Date().timeIntervalSince(started)
+            }
+            if closedAfter != nil, Date().timeIntervalSince(started) > 4 { break }
+        }
+        guard let closedAfter else { return XCTFail("the silent client was not closed") }
+        XCTAssertGreaterThanOrEqual(closedAfter, 1.9, "closed before its timeout")
+        if Sanitizer.judgesTime { XCTAssertLessThan(closedAfter, 3.5, "the timer runs every second for a 2 s timeout") }
+        XCTAssertTrue(gathering.waitForClose(timeout: 1).closed, "a list gathered in silence is closed too")
+        // The idling one is still there, 4 s later, and ends its idle as usual.
+        try idling.send("noidle\n")
+        XCTAssertEqual(try idling.readAnswer().lines, ["OK"])
+        XCTAssertNotNil(served.daemon.waitForLog(containing: "closed: silent for"))
+        for client in [idling, talking] { client.close() }
+        assertStillServes(served)
+        assertDescriptorsBack(served, to: descriptors)
+    }
+
     /// SIGTERM with clients in every state: the daemon stops at once and cleanly (status 0),
     /// each client sees its connection end, and the socket file goes with it.
     func testSigtermWithClientsInEveryStateStopsCleanly() throws {
