@@ -7,7 +7,10 @@ import Foundation
 /// tag cannot forge a line), so nothing may be parsed or repaired on the way. Reads wait with
 /// `poll` up to a deadline and throw `MPDTestError.timedOut` past it; a connection the server
 /// closed reads as `nil`, never as an error, so "closed" is an answer a test can expect.
-final class MPDTestConnection {
+///
+/// @unchecked Sendable: one thread may send while another reads (a client that writes faster
+/// than it is answered); sending touches nothing but the descriptor.
+final class MPDTestConnection: @unchecked Sendable {
     private(set) var descriptor: Int32
     /// Bytes read but not yet taken.
     private var pending: [UInt8] = []
@@ -113,13 +116,14 @@ final class MPDTestConnection {
         try send(Array(text.utf8), timeout: timeout)
     }
 
-    /// Sends as much of `bytes` as the socket takes at once; how many it took (a client that
-    /// floods the server without reading stops when the server stops reading).
-    func sendWhatFits(_ bytes: [UInt8]) -> Int {
+    /// Sends as much of `bytes` as the socket takes at once, without reading anything: how
+    /// many it took (0 when the server stops reading), nil once the server closed.
+    func sendWhatFits(_ bytes: [UInt8]) -> Int? {
         let sent = bytes.withUnsafeBytes { buffer in
             Glibc.send(descriptor, buffer.baseAddress!, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
-        return max(0, sent)
+        if sent >= 0 { return sent }
+        return errno == EAGAIN || errno == EINTR ? 0 : nil
     }
 
     // MARK: Reading
