@@ -52,6 +52,13 @@ public final class MusicLibrary: Sendable {
     /// The job being carried out (`status`: `updating_db`), nil when none is.
     public var runningJob: Int? { shared.withLock { $0.jobs.first } }
 
+    /// At most this many `update`s wait or run at once (mpd's update queue holds 32): a client
+    /// that sends thousands cannot keep the library scanning for hours, nor `stop` waiting.
+    public static let maximumJobs = 32
+
+    /// The jobs asked for and not finished: `update` is refused at `maximumJobs`.
+    public var pendingJobs: Int { shared.withLock { $0.jobs.count } }
+
     /// Where events go; set it before `start()`.
     public var events: (@Sendable (LibraryEvent) -> Void)? {
         get { shared.withLock { $0.events } }
@@ -71,7 +78,7 @@ public final class MusicLibrary: Sendable {
     /// `update [URI]` (`rescan: false`: only new and changed files are read) or `rescan [URI]`
     /// (every file read again). Returns the job's id (1, 2, …); jobs run one after the other.
     /// Nil when `uri` is malformed (`..`, an empty part) or names nothing in the library or on
-    /// disk below a music folder.
+    /// disk below a music folder, and when `maximumJobs` wait already (`pendingJobs` tells).
     public func update(_ uri: String?, rescan: Bool) -> Int? {
         let target = uri.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
         if let target {
@@ -81,7 +88,7 @@ public final class MusicLibrary: Sendable {
             guard known || current.filePath(forURI: target).map(Self.exists) == true else { return nil }
         }
         let job: Int? = shared.withLock { state in
-            guard !state.stopped else { return nil }
+            guard !state.stopped, state.jobs.count < Self.maximumJobs else { return nil }
             let job = state.nextJob
             state.nextJob = state.nextJob == Int(Int32.max) ? 1 : state.nextJob + 1
             state.jobs.append(job)

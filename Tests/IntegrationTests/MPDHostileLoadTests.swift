@@ -145,4 +145,28 @@ final class MPDHostileLoadTests: MPDDaemonTestCase {
         assertStillServes(served)
         assertDescriptorsBack(served, to: descriptors)
     }
+    /// `update` by the thousand: at most 32 wait (mpd's update queue), the rest are refused,
+    /// and SIGTERM stops the daemon at once rather than after every queued scan of the library.
+    func testThousandsOfUpdatesAreCappedAndDoNotDelayTheStop() throws {
+        let music = try makeDirectory("music")
+        let songs = try MPDLibraryFixtures.bigLibrary(in: music, folders: Sanitizer.isOn ? 1 : 6, perFolder: 100)
+        let served = try startMPD(music: music, songs: songs, arguments: [music.path + "/folder 000 with a name long enough to count/song 0000.mp3"], timeout: 60)
+        let client = try served.connect()
+        let list = try client.command("command_list_begin\n" + String(repeating: "rescan\n", count: 30_000) + "command_list_end",
+                                      timeout: Sanitizer.scaled(10))
+        let accepted = list.values("updating_db").count
+        XCTAssertTrue(list.ack?.hasPrefix("ACK [54@\(accepted)] {rescan} ") == true, "\(list.ack ?? "OK")")
+        XCTAssertLessThanOrEqual(accepted, 40, "jobs accepted at once")
+        try client.send(String(repeating: "update\n", count: 1000))
+        var refused = 0
+        for _ in 0..<1000 where try client.readAnswer().ack != nil { refused += 1 }
+        print("updates: \(accepted) of a list of 30,000 accepted; \(1000 - refused) of 1,000 more")
+        XCTAssertGreaterThan(refused, 900)
+        assertStillServes(served)
+        let wall = Date()
+        XCTAssertEqual(served.daemon.process.stop(signal: SIGTERM, grace: Sanitizer.scaled(10)), 0)
+        let took = Date().timeIntervalSince(wall)
+        print("updates: SIGTERM with the update queue full: exited in \(String(format: "%.2f", took)) s")
+        if Sanitizer.judgesTime { XCTAssertLessThan(took, 3, "SIGTERM waited for the queued updates") }
+    }
 }
