@@ -130,7 +130,7 @@ final class MPDHostileFuzzTests: MPDDaemonTestCase {
         assertDescriptorsBack(served, to: descriptors + 1)
         let after = try served.residentKilobytes()
         print("MPD fuzz (one connection): resident memory \(before) → \(after) KiB")
-        XCTAssertLessThan(after - before, 16 * 1024, "resident memory \(before) → \(after) KiB")
+        if Sanitizer.judgesMemory { XCTAssertLessThan(after - before, 16 * 1024, "resident memory \(before) → \(after) KiB") }
     }
 
     func testThousandsOfRandomLinesPipelinedOverManyConnections() throws {
@@ -179,6 +179,6 @@ final class MPDHostileFuzzTests: MPDDaemonTestCase {
         assertDescriptorsBack(served, to: descriptors)
         let after = try served.residentKilobytes()
         print("MPD fuzz (\(connections) connections): resident memory \(before) → \(after) KiB")
-        XCTAssertLessThan(after - before, 16 * 1024, "resident memory \(before) → \(after) KiB")
+        if Sanitizer.judgesMemory { XCTAssertLessThan(after - before, 16 * 1024, "resident memory \(before) → \(after) KiB") }
     }
 }

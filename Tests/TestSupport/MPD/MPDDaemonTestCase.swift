@@ -61,6 +61,12 @@ class MPDDaemonTestCase: AubadeTestCase {
                 seen = try served.connect().command("stats").value("songs") ?? "none"
                 return seen == "\(songs)"
             }
+            // Then it watches the folders: its inotify descriptor comes after the scan, and a
+            // test's count of descriptors must not begin before it (none if the system has no
+            // watch to spare: then the wait ends without it).
+            _ = eventually(timeout: Sanitizer.scaled(3)) {
+                ProcessFacts.descriptorTargets(of: daemon.pid).contains { $0.hasSuffix("inotify") }
+            }
         }
         return served
     }
