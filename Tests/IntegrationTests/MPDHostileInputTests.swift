@@ -19,8 +19,10 @@ final class MPDHostileInputTests: MPDDaemonTestCase {
     /// the connection closed with nothing written to it.
     private func assertClosedWithoutAnswer(_ client: MPDTestConnection, after bytes: [UInt8], _ what: String,
                                            file: StaticString = #filePath, line: UInt = #line) {
-        do { try client.send(bytes, timeout: Sanitizer.scaled(5)) } catch { /* closed while sending */ }
-        let (closed, dropped) = client.waitForClose(timeout: Sanitizer.scaled(5))
+        // Generous waits (only a failure spends them): beside a whole make test, reading 2 MB
+        // of short lines into a list took a debug daemon 10 times as long as alone.
+        do { try client.send(bytes, timeout: Sanitizer.scaled(30)) } catch { /* closed while sending */ }
+        let (closed, dropped) = client.waitForClose(timeout: Sanitizer.scaled(30))
         XCTAssertTrue(closed, "\(what): still open", file: file, line: line)
         XCTAssertEqual(String(decoding: dropped, as: UTF8.self), "", "\(what): answered before closing", file: file, line: line)
     }
