@@ -211,4 +211,28 @@ final class MPDHostileInputTests: MPDDaemonTestCase {
         for client in [bystander, under, nested] { client.close() }
         assertDescriptorsBack(served, to: descriptors)
     }
+    /// More than the 64 KiB of input kept while a command waits for the player: reading stops,
+    /// and must start again once the lines kept are run — even when they run at once, in the
+    /// turn the command's answer came back in (they did not: reading stayed stopped, and the
+    /// rest of what the client sent was never read).
+    func testReadingResumesAfterTheInputLimit() throws {
+        let served = try startSmallLibrary()
+        // A folder outside the library: `add` of it (the Unix socket's right) reads 300 files
+        // on the player's side, long enough for the daemon to read all the lines sent after it.
+        let folder = try makeDirectory("outside")
+        let seed = folder.appendingPathComponent("seed.mp3")
+        try Fixtures.write(try MPDLibraryFixtures.bareMP3(), to: seed.path)
+        for index in 0..<300 { XCTAssertEqual(link(seed.path, folder.appendingPathComponent("\(index).mp3").path), 0) }
+        let client = try served.connect()
+        // Run in no time: a NUL ends the line (mpd reads C strings), so this is a `ping`.
+        let long = "ping\0" + String(repeating: "a", count: 7995) + "\n"
+        // 12 long lines (96 KB) fill the input past its limit while the add runs.
+        try client.send("add \"\(folder.path)\"\n" + String(repeating: long, count: 12) + "ping\n")
+        XCTAssertTrue(try client.readAnswer(timeout: Sanitizer.scaled(20)).isOK, "add")
+        for index in 0..<12 {
+            XCTAssertEqual(try client.readAnswer(timeout: Sanitizer.scaled(10)).lines, ["OK"], "long line \(index)")
+        }
+        XCTAssertEqual(try client.readAnswer(timeout: Sanitizer.scaled(10)).lines, ["OK"], "the last ping")
+        XCTAssertTrue(try client.command("ping").isOK)
+    }
 }

@@ -133,10 +133,14 @@ final class MPDClient {
         readSource.resume()
     }
 
-    /// Takes complete lines from the input while no command runs.
+    /// Takes complete lines from the input while no command runs; reading goes on once they
+    /// are taken (whoever called: a command that answered late, a later turn).
     private func processInput() {
         var start = 0
-        defer { if start > 0 { input.removeFirst(start) } }
+        defer {
+            if start > 0 { input.removeFirst(start) }
+            if running == nil, producer == nil { resumeReading() }
+        }
         while !isClosed, running == nil, producer == nil {
             if turnIsOver { return yieldTurn() }
             guard let newline = input[start...].firstIndex(of: UInt8(ascii: "\n")) else {
