@@ -61,6 +61,10 @@ final class MPDHostileConnectionTests: MPDDaemonTestCase {
         XCTAssertLessThanOrEqual(limitLines().count, 2, "one line each time the limit is reached: \(limitLines())")
 
         for client in admitted + newcomers { client.close() }
+        // The daemon sees them leave as it reads their ends: until then newcomers are turned away.
+        try eventually("a newcomer admitted after everyone left", timeout: Sanitizer.scaled(5)) {
+            try connectAtOnce(served, count: 1).admitted.count == 1
+        }
         assertStillServes(served)
         assertDescriptorsBack(served, to: descriptors)
     }
