@@ -51,6 +51,16 @@ extension ConfigurationKey {
             },
             takesEffect: .restart,
             value: { settings in "\(settings.mpdMaximumClients)" }),
+        ConfigurationKey(
+            name: "mpd-timeout", placeholder: "SECONDS", defaultText: "60",
+            meaning: ["An MPD client that sends and reads nothing this long is closed (mpd's",
+                      "connection_timeout; 1 to 86400 s). One waiting in idle never is."],
+            apply: { settings, value, _ throws(ValueError) in
+                settings.mpdTimeout = try ValueError.number(value, in: Settings.mpdTimeoutRange,
+                                                            expected: "a number of seconds from 1 to 86400")
+            },
+            takesEffect: .restart,
+            value: { settings in "\(settings.mpdTimeout)" }),
     ]
 }
 

@@ -52,6 +52,8 @@ public struct Settings: Sendable, Equatable {
     /// password is set).
     public var mpdDefaultPermissions: MPDPermissions?
     public var mpdMaximumClients: Int = 100
+    /// Seconds after which a silent MPD client is closed (mpd's `connection_timeout`).
+    public var mpdTimeout: Double = 60
 
     public init() {}
 
@@ -83,6 +85,7 @@ public struct Settings: Sendable, Equatable {
     public static let replayGainPreampRange: ClosedRange<Double> = -15...15
     public static let snapcastBufferRange: ClosedRange<Double> = 20...10_000
     public static let mpdMaximumClientsRange: ClosedRange<Double> = 1...10_000
+    public static let mpdTimeoutRange: ClosedRange<Double> = 1...86_400
 
     /// Every key of the file, with its default and meaning, for `aubade serve --help` and the
     /// README.

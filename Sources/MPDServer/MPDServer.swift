@@ -41,6 +41,10 @@ final class MPDServer: @unchecked Sendable {
     private var timeoutTimer: DispatchSourceTimer?
     /// Said once: the client limit was reached.
     private var toldClientLimit = false
+    /// No descriptor was left for a new client: the listeners wait (`pauseAccepting`).
+    private var acceptingPaused = false
+    /// When the shortage of descriptors was last logged (once a minute at most).
+    private var toldDescriptorShortage: DispatchTime?
 
     init(settings: MPDServerSettings, library: MusicLibrary?, playlists: StoredPlaylists, frontEnd: MPDFrontEnd,
          mirror: PlayerMirror, outputs: [OutputInfo], clock: @escaping @Sendable () -> Instant,
@@ -103,7 +107,14 @@ final class MPDServer: @unchecked Sendable {
     }
 
     private func acceptClients(on listener: ListeningSocket) {
-        while let socket = listener.accept() {
+        while !acceptingPaused {
+            let accepted: ConnectedSocket?
+            do throws(SocketError) {
+                accepted = try listener.accept()
+            } catch {
+                return pauseAccepting(error)
+            }
+            guard let socket = accepted else { return }
             guard clients.count < settings.maximumClients else {
                 // mpd's max_connections: the newcomer is turned away, the others served.
                 if !toldClientLimit {
@@ -122,13 +133,38 @@ final class MPDServer: @unchecked Sendable {
         }
     }
 
+    /// The process has no descriptor left (EMFILE: a low `ulimit -n`, or mpd-max-clients above
+    /// it). The connection stays in the listen queue and the listener stays readable: accepting
+    /// again at once would spin on it. The listeners rest until a client leaves, or half a
+    /// second (descriptors freed elsewhere in the daemon).
+    private func pauseAccepting(_ error: SocketError) {
+        guard !acceptingPaused else { return }
+        acceptingPaused = true
+        for listener in listeners { listener.source.suspend() }
+        let now = DispatchTime.now()
+        if toldDescriptorShortage.map({ now.uptimeNanoseconds &- $0.uptimeNanoseconds > 60_000_000_000 }) ?? true {
+            toldDescriptorShortage = now
+            log(.warning, "MPD: no file descriptor left for a new client (\(error.reason), \(clients.count) connected): "
+                + "new clients wait until one leaves")
+        }
+        queue.asyncAfter(deadline: .now() + 0.5) { [weak self] in self?.resumeAccepting() }
+    }
+
+    private func resumeAccepting() {
+        guard acceptingPaused else { return }
+        acceptingPaused = false
+        for listener in listeners { listener.source.resume() }
+    }
+
     func clientClosed(_ client: MPDClient) {
         clients[client.number] = nil
+        resumeAccepting()
     }
 
     /// Closes every listener and client (the daemon is stopping).
     func stop() {
         dispatchPrecondition(condition: .onQueue(queue))
+        resumeAccepting()  // a suspended source must not be cancelled and released
         for client in Array(clients.values) { client.close() }
         for listener in listeners { listener.source.cancel() }
         listeners = []

@@ -9,6 +9,11 @@ import Musl
 
 extension MusicLibrary {
     func runJob(_ job: Int, uri: String?, rescan: Bool) {
+        // Stopping: the jobs still waiting are dropped, so `stop` waits for one job at most.
+        guard !shared.withLock({ $0.stopped }) else {
+            shared.withLock { state in state.jobs.removeAll { $0 == job } }
+            return
+        }
         emit(.updateStarted(job: job))
         var report = ScanReport()
         report.songsLeft = configuration.songLimit - work.builder.songCount

@@ -56,6 +56,13 @@ public final class MusicLibrary: Sendable {
     /// The job being carried out (`status`: `updating_db`), nil when none is.
     public var runningJob: Int? { shared.withLock { $0.jobs.first } }
 
+    /// At most this many `update`s wait or run at once (mpd's update queue holds 32): a client
+    /// that sends thousands cannot keep the library scanning for hours, nor `stop` waiting.
+    public static let maximumJobs = 32
+
+    /// The jobs asked for and not finished: `update` is refused at `maximumJobs`.
+    public var pendingJobs: Int { shared.withLock { $0.jobs.count } }
+
     /// Where events go; set it before `start()`.
     public var events: (@Sendable (LibraryEvent) -> Void)? {
         get { shared.withLock { $0.events } }
@@ -75,15 +82,16 @@ public final class MusicLibrary: Sendable {
 
     /// `update [URI]` (`rescan: false`: only new and changed files are read) or `rescan [URI]`
     /// (every file read again). Returns the job's id (1, 2, …); jobs run one after the other.
-    /// Nil when `uri` is malformed (`..`, an empty part). A URI that names nothing gets a job
-    /// all the same, which finds nothing (or that it is gone), as mpd 0.23 answers it.
+    /// Nil when `uri` is malformed (`..`, an empty part), and when `maximumJobs` wait already
+    /// (`pendingJobs` tells). A URI that names nothing gets a job all the same, which finds
+    /// nothing (or that it is gone), as mpd 0.23 answers it.
     public func update(_ uri: String?, rescan: Bool) -> Int? {
         let target = uri.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
         if let target {
             guard LibrarySnapshot.components(of: target) != nil else { return nil }
         }
         let job: Int? = shared.withLock { state in
-            guard !state.stopped else { return nil }
+            guard !state.stopped, state.jobs.count < Self.maximumJobs else { return nil }
             let job = state.nextJob
             state.nextJob = state.nextJob == Int(Int32.max) ? 1 : state.nextJob + 1
             state.jobs.append(job)

@@ -19,7 +19,7 @@ extension Daemon {
         let server = MPDServerSettings(
             socketPath: socket, address: settings.mpdAddress, port: UInt16(clamping: settings.mpdPort),
             passwords: settings.mpdPasswords, defaultPermissions: settings.mpdDefaultPermissions,
-            maximumClients: settings.mpdMaximumClients)
+            maximumClients: settings.mpdMaximumClients, timeout: settings.mpdTimeout)
         let output = settings.output == .snapcast
             ? OutputInfo(id: 0, name: "Snapcast", plugin: "snapcast", enabled: true)
             : OutputInfo(id: 0, name: "PulseAudio", plugin: "pulse", enabled: true)

@@ -68,6 +68,16 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertThrowsError(try Settings().applying(flags: ["--replaygain=sometimes"]))
     }
 
+    /// mpd's connection_timeout: whole or fractional seconds, at least one, at most a day.
+    func testMPDTimeout() throws {
+        XCTAssertEqual(try parse("").mpdTimeout, 60)
+        XCTAssertEqual(try parse("mpd-timeout = 2").mpdTimeout, 2)
+        XCTAssertEqual(try parse("mpd-timeout = 1.5").mpdTimeout, 1.5)
+        for bad in ["0", "-1", "86401", "nan", "soon"] {
+            XCTAssertNotNil(error("mpd-timeout = \(bad)"), bad)
+        }
+    }
+
     func testDefaultsMatchThePlayerCorePolicy() {
         let settings = Settings()
         XCTAssertEqual(settings.policy, AudioSessionPolicy())

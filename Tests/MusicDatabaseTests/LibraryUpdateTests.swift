@@ -56,6 +56,31 @@ import TestSupport
         library.stop()
     }
 
+    /// A client's thousands of `update`s (a 2 MiB command list holds 300,000): at most
+    /// `maximumJobs` wait, the rest are refused, and `stop` drops those waiting instead of
+    /// running them all first (30,000 queued updates of 1,500 songs kept a daemon scanning, and
+    /// SIGTERM waiting, for 25 minutes).
+    @Test func updatesAreCappedAndStopDropsThoseWaiting() throws {
+        let files = try TestLibrary()
+        for index in 0..<50 { try files.add("A/\(index).mp3", tags: [("Title", "\(index)")]) }
+        let library = makeLibrary(files, events: Events())
+        library.start()
+        #expect(eventually { library.snapshot.songCount == 50 })
+        var accepted = 0
+        var mostPending = 0
+        for _ in 0..<10_000 {
+            if library.update(nil, rescan: true) != nil { accepted += 1 }
+            mostPending = max(mostPending, library.pendingJobs)
+        }
+        #expect(mostPending <= MusicLibrary.maximumJobs)
+        #expect(accepted < 10_000)
+        let started = ContinuousClock.now
+        library.stop()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(library.pendingJobs == 0)
+        #expect(library.update(nil, rescan: false) == nil)
+    }
+
     @Test func updateReadsOnlyChangedFilesAndRescanReadsAll() throws {
         let files = try TestLibrary()
         for index in 0..<5 { try files.add("A/\(index).mp3", tags: [("Title", "\(index)")]) }

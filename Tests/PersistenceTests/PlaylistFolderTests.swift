@@ -157,5 +157,6 @@ import Testing
         let xdg = XDGDirectories.current { environment[$0] }
         #expect(xdg.mpdSocket == "/run/user/4242/aubade/mpd.socket")
         #expect(XDGDirectories.current { ["HOME": "/home/u"][$0] }.mpdSocket == nil)
+        #expect(XDGDirectories(environment: ["XDG_RUNTIME_DIR": "relative"]).mpdSocket == nil)
     }
 }

@@ -15,6 +15,11 @@ import Musl
 /// the player, a file), the client's next lines wait in its input, and past `inputLimit` the
 /// socket is not read (the client is slowed, never buffered without bound). Answers are written
 /// without blocking; a long one is produced as the client reads it (`ResponseProducer`).
+///
+/// The queue is every client's: a client's work is done in turns of at most `turnBudget`, after
+/// which the rest (of a command list, of the lines read) waits for its next turn, behind what the
+/// other clients asked meanwhile. One client's 2 MiB list of searches delays the others by a
+/// turn, not by the whole list.
 final class MPDClient {
     let number: Int
     let isLocal: Bool
@@ -55,6 +60,14 @@ final class MPDClient {
     static let inputLimit = 64 * 1024
     /// A long answer is produced while less than this waits to be written.
     static let producerMark = 128 * 1024
+    /// How long one client's commands may hold the MPD queue before the others get their turn
+    /// (a single command runs to its end, however long it takes).
+    static let turnBudget: UInt64 = 5_000_000  // ns
+
+    /// When this client's current turn on the queue began (`beginTurn`).
+    private var turnStarted: UInt64 = 0
+    /// A later turn is already scheduled (`yieldTurn`).
+    private var turnScheduled = false
 
     init(number: Int, socket: ConnectedSocket, isLocal: Bool, permissions: MPDPermissions, server: MPDServer) {
         self.number = number
@@ -77,7 +90,10 @@ final class MPDClient {
         }
         readSource.setEventHandler { [weak self] in self?.readAvailable() }
         readSource.setCancelHandler(handler: finish)
-        writeSource.setEventHandler { [weak self] in self?.flush() }
+        writeSource.setEventHandler { [weak self] in
+            self?.beginTurn()
+            self?.flush()
+        }
         writeSource.setCancelHandler(handler: finish)
         readSource.resume()
         send(Array(ResponseWriter.greeting.utf8))
@@ -88,8 +104,11 @@ final class MPDClient {
     private var readingSuspended = false
 
     private func readAvailable() {
+        beginTurn()
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while !isClosed {
+        // Reading stops at the end of the turn too (the source fires again, after the others),
+        // and while more than `inputLimit` waits to be run.
+        while !isClosed, !turnIsOver, input.count <= Self.inputLimit {
             let result = chunk.withUnsafeMutableBytes { socket.read(into: $0) }
             switch result {
             case .bytes(let count):
@@ -111,17 +130,24 @@ final class MPDClient {
         readSource.suspend()
     }
 
+    /// Reading goes on once what waits is run — not before: lines are run in turns, and a
+    /// client that sends faster than its lines run would otherwise fill the input.
     private func resumeReading() {
-        guard readingSuspended, !isClosed else { return }
+        guard readingSuspended, !isClosed, input.count <= Self.inputLimit else { return }
         readingSuspended = false
         readSource.resume()
     }
 
-    /// Takes complete lines from the input while no command runs.
+    /// Takes complete lines from the input while no command runs; reading goes on once they
+    /// are taken (whoever called: a command that answered late, a later turn).
     private func processInput() {
         var start = 0
-        defer { if start > 0 { input.removeFirst(start) } }
+        defer {
+            if start > 0 { input.removeFirst(start) }
+            if running == nil, producer == nil { resumeReading() }
+        }
         while !isClosed, running == nil, producer == nil {
+            if turnIsOver { return yieldTurn() }
             guard let newline = input[start...].firstIndex(of: UInt8(ascii: "\n")) else {
                 // mpd's input buffer: a line longer than it closes the client.
                 if input.count - start >= CommandReader.maximumLineLength { close() }
@@ -166,6 +192,10 @@ final class MPDClient {
             flush()
         }
         while let (batch, index) = running, producer == nil, !isClosed {
+            if turnIsOver {
+                yieldTurn()
+                return
+            }
             guard index < batch.count else {
                 running = nil
                 send(Array("OK\n".utf8))
@@ -194,6 +224,7 @@ final class MPDClient {
                 if waiting {
                     answered = outcome
                 } else {
+                    self.beginTurn()
                     self.finish(outcome, name: name, at: index)
                     self.continueBatch()
                 }
@@ -267,6 +298,31 @@ final class MPDClient {
         processInput()
     }
 
+    // MARK: Turns
+
+    private func beginTurn() {
+        turnStarted = DispatchTime.now().uptimeNanoseconds
+    }
+
+    private var turnIsOver: Bool {
+        DispatchTime.now().uptimeNanoseconds &- turnStarted > Self.turnBudget
+    }
+
+    /// The rest of this client's work (its batch, then its input) waits for a later turn,
+    /// behind whatever the queue holds now.
+    private func yieldTurn() {
+        guard !turnScheduled, !isClosed else { return }
+        turnScheduled = true
+        let handle = WeakClient(self)
+        server.queue.async {
+            guard let self = handle.client, !self.isClosed else { return }
+            self.turnScheduled = false
+            self.beginTurn()
+            self.continueBatch()
+            if self.running == nil, self.producer == nil { self.resumeReading() }
+        }
+    }
+
     // MARK: Idle
 
     private func startIdle(_ subsystems: IdleSubsystems) {
@@ -328,6 +384,12 @@ final class MPDClient {
             if writing { writing = false; writeSource.suspend() }
             if closeWhenFlushed { return close() }
             guard producer != nil else { return }
+            if turnIsOver {
+                // A fast reader of a long answer: the rest is produced in later turns (the
+                // write source fires again at once, behind the other clients).
+                if !writing { writing = true; writeSource.resume() }
+                return
+            }
             if fill() {
                 flushThenContinue()
                 return
@@ -364,6 +426,12 @@ final class MPDClient {
             close()
         }
     }
+}
+
+/// A client handed to a later turn of the MPD queue (its only queue: the closure runs there).
+private struct WeakClient: @unchecked Sendable {
+    weak var client: MPDClient?
+    init(_ client: MPDClient) { self.client = client }
 }
 
 /// How many of a client's two sources are cancelled (used on the MPD queue only).

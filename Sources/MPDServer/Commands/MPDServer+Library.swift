@@ -76,6 +76,9 @@ extension MPDServer {
             let rescan: Bool
             if case .rescan = command { rescan = true } else { rescan = false }
             guard let library else { return reply(.failure(MPDError(.noExist, "No database"))) }
+            guard library.pendingJobs < MusicLibrary.maximumJobs else {
+                return reply(.failure(MPDError(.updateAlready, "Update queue is full")))
+            }
             guard let job = library.update(uri.isEmpty ? nil : uri, rescan: rescan) else {
                 return reply(.failure(MPDError(.argument, "Malformed path")))
             }

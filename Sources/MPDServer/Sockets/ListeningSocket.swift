@@ -146,7 +146,9 @@ final class ListeningSocket {
     }
 
     /// The next waiting connection, non-blocking; nil when none is waiting (or it went away).
-    func accept() -> ConnectedSocket? {
+    /// Throws when there is no descriptor (or memory) left to take it: it stays in the queue,
+    /// and the socket stays readable, so the caller must wait before trying again.
+    func accept() throws(SocketError) -> ConnectedSocket? {
         while true {
             let client = aubade_accept4(descriptor, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
             if client >= 0 {
@@ -158,8 +160,12 @@ final class ListeningSocket {
                 }
                 return ConnectedSocket(descriptor: client)
             }
-            if errno == EINTR { continue }
-            return nil
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: throw SocketError(call: "accept4", address, code: code)
+            default: return nil  // EAGAIN: none waiting; ECONNABORTED: it went away
+            }
         }
     }
 }

@@ -45,8 +45,9 @@ class AubadeTestCase: XCTestCase {
 
     @discardableResult
     func startDaemon(_ arguments: [String], waitingFor name: String? = Daemon.busName,
-                     environment: [String: String] = [:], home: URL? = nil) throws -> Daemon {
-        let daemon = try Daemon(serve: arguments, environment: environment, home: home)
+                     environment: [String: String] = [:], home: URL? = nil,
+                     keepsDefaultTCP: Bool = false) throws -> Daemon {
+        let daemon = try Daemon(serve: arguments, environment: environment, home: home, keepsDefaultTCP: keepsDefaultTCP)
         daemons.append(daemon)
         if let name { try daemon.waitForBusName(name) }
         return daemon
