@@ -8,11 +8,12 @@ extension MPDServer {
         let status = mirror.snapshot.status
         switch command {
         case .play(let position):
-            guard let position, position >= 0 else { return playCurrent(reply: reply) }
+            // -1 is "the current song" (older clients send it); any other negative is no song.
+            guard let position, position != -1 else { return playCurrent(reply: reply) }
             guard let entry = entry(at: position) else { return reply(.failure(.badSongIndex)) }
             perform(.playEntry(entry.id), reply: reply)
         case .playID(let id):
-            guard let id, id >= 0 else { return playCurrent(reply: reply) }
+            guard let id, id != -1 else { return playCurrent(reply: reply) }
             guard let entry = entry(id: id) else { return reply(.failure(.noSuchSong)) }
             perform(.playEntry(entry.id), reply: reply)
         case .pause(let on):
