@@ -216,19 +216,29 @@ final class MPDHostileInputTests: MPDDaemonTestCase {
     /// turn the command's answer came back in (they did not: reading stayed stopped, and the
     /// rest of what the client sent was never read).
     func testReadingResumesAfterTheInputLimit() throws {
-        let served = try startSmallLibrary()
-        // A folder outside the library: `add` of it (the Unix socket's right) reads 300 files
-        // on the player's side, long enough for the daemon to read all the lines sent after it.
+        // A stored playlist of 300 files outside the library: `load` reads each of them on the
+        // files queue, long enough for the daemon to read all the lines sent after it.
         let folder = try makeDirectory("outside")
         let seed = folder.appendingPathComponent("seed.mp3")
         try Fixtures.write(try MPDLibraryFixtures.bareMP3(), to: seed.path)
-        for index in 0..<300 { XCTAssertEqual(link(seed.path, folder.appendingPathComponent("\(index).mp3").path), 0) }
+        var list = ""
+        for index in 0..<300 {
+            let path = folder.appendingPathComponent("\(index).mp3").path
+            XCTAssertEqual(link(seed.path, path), 0)
+            list += path + "\n"
+        }
+        let playlists = try makeDirectory("playlists")
+        try Fixtures.write(Array(list.utf8), to: playlists.appendingPathComponent("outside.m3u").path)
+        let music = try makeDirectory("music")
+        let songs = try MPDLibraryFixtures.smallLibrary(in: music)
+        let served = try startMPD(music: music, songs: songs, arguments: ["--playlists-folder", playlists.path])
         let client = try served.connect()
         // Run in no time: a NUL ends the line (mpd reads C strings), so this is a `ping`.
         let long = "ping\0" + String(repeating: "a", count: 7995) + "\n"
-        // 12 long lines (96 KB) fill the input past its limit while the add runs.
-        try client.send("add \"\(folder.path)\"\n" + String(repeating: long, count: 12) + "ping\n")
-        XCTAssertTrue(try client.readAnswer(timeout: Sanitizer.scaled(20)).isOK, "add")
+        // 12 long lines (96 KB) fill the input past its limit while the load runs.
+        try client.send("load outside\n" + String(repeating: long, count: 12) + "ping\n")
+        let added = try client.readAnswer(timeout: Sanitizer.scaled(20))
+        XCTAssertTrue(added.isOK, "load: \(added.lines)")
         for index in 0..<12 {
             XCTAssertEqual(try client.readAnswer(timeout: Sanitizer.scaled(10)).lines, ["OK"], "long line \(index)")
         }

@@ -61,6 +61,7 @@ extension MPDCorpus {
         .command("playlist"), .command("status"),
         .command("play 99"), .command("playid 99999"), .command("seek 99 1"), .command("seek 0 x"),
         .command("seekid 99999 1"), .command("seekcur x"), .command("play x"), .command("pause 2"),
+        .command("play -2"), .command("playid -2"), .command("status"),
         .command("stop"), .command("status"), .command("currentsong"), .command("seekcur 1"), .command("next"),
         .command("play 0"), .waitForPlayback, .command("next"), .waitForPlayback, .command("pause 1"),
         .command("status"), .command("stop"), .command("status"),
