@@ -260,6 +260,9 @@ APPLICATIONS_DIR ?= $(DATA_DIR)/applications
 ICON_DIR ?= $(DATA_DIR)/icons/hicolor/scalable/apps
 BINDIR ?= $(PREFIX)/bin
 MANIFEST ?= $(PREFIX)/share/aubade/install-manifest
+# The page's files (web/), where aubade looks for them: ../share/aubade/web beside the binary.
+WEB_DIR ?= $(PREFIX)/share/aubade/web
+WEB_FILES := index.html app.css app.js manifest.webmanifest icon.svg
 DESTDIR ?=
 BINARY ?=
 HELPER ?=
@@ -285,7 +288,7 @@ install:
 	    for dir in "$${missing[@]}"; do mkdir "$$dest$$dir"; dirs+=("$$dir"); echo "  created   $$dest$$dir/"; done; \
 	}; \
 	if [[ -n $$dest ]]; then mkdir -p "$$dest"; fi; \
-	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' '$(APPLICATIONS_DIR)' '$(ICON_DIR)' "$$(dirname "$$manifest")"; do make_dir "$$dir"; done; \
+	for dir in '$(BINDIR)' '$(USER_UNIT_DIR)' '$(DBUS_SERVICES_DIR)' '$(APPLICATIONS_DIR)' '$(ICON_DIR)' "$$(dirname "$$manifest")" '$(WEB_DIR)'; do make_dir "$$dir"; done; \
 	staging=$$(mktemp -d); trap 'rm -rf "$$staging"' EXIT; \
 	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade.service >"$$staging/aubade.service"; \
 	sed 's|@bindir@|$(BINDIR)|g' systemd/aubade-guard.service >"$$staging/aubade-guard.service"; \
@@ -307,11 +310,14 @@ install:
 	echo "  installed $$dest$(APPLICATIONS_DIR)/aubade.desktop  (the name and icon desktop media controls show)"; \
 	install -m 0644 desktop/aubade.svg "$$dest$(ICON_DIR)/aubade.svg"; \
 	echo "  installed $$dest$(ICON_DIR)/aubade.svg"; \
+	for file in $(WEB_FILES); do install -m 0644 "web/$$file" "$$dest$(WEB_DIR)/$$file"; done; \
+	echo "  installed $$dest$(WEB_DIR)/  (the page for a phone or a browser: $(WEB_FILES))"; \
 	{ \
 	    echo "# Installed by make install from $(CURDIR); make uninstall PREFIX=$(PREFIX) removes these."; \
 	    printf 'file %s\n' '$(BINDIR)/aubade' '$(BINDIR)/aubade-ffmpeg' '$(BINDIR)/aubade-snapcast' '$(USER_UNIT_DIR)/aubade.service' '$(USER_UNIT_DIR)/aubade-guard.service' \
 	        '$(DBUS_SERVICES_DIR)/org.mpris.MediaPlayer2.aubade.service' '$(APPLICATIONS_DIR)/aubade.desktop' \
 	        '$(ICON_DIR)/aubade.svg' "$$manifest"; \
+	    for file in $(WEB_FILES); do printf 'file %s\n' '$(WEB_DIR)/'"$$file"; done; \
 	    if (($${#dirs[@]} > 0)); then printf 'dir %s\n' "$${dirs[@]}" | sort -u; fi; \
 	} >"$$dest$$manifest"; \
 	echo "  recorded  $$dest$$manifest"; \

@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // accept4 (a GNU extension Glibc's module leaves out), for the MPD front-end's listeners.
         .systemLibrary(name: "CSockets"),
+        // libqrencode: `aubade web` shows the page's address as a QR code.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac",
                        providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile",
@@ -87,12 +89,19 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["PlayerCore", "MPDProtocol"]),
         // Snapcast's stream-plugin protocol (JSON-RPC lines) for `aubade snapcast-control`:
         // bounded JSON, the requests, the player's properties. Pure Swift.
-        .target(name: "SnapcastControl"),
+        .target(name: "SnapcastControl", dependencies: ["JSON"]),
+        // JSON text, bounded for hostile input (depth, numbers): Snapcast's JSON-RPC lines and
+        // the web front-end's API. Pure Swift.
+        .target(name: "JSON"),
+
+        // The page for a phone or a browser (docs/web.md): the API, the checks, the pushed state.
+        // Knows no HTTP library: `WebRequest` in, `WebResponse` out (the daemon adapts HTTPKit).
+        .target(name: "WebFrontEnd", dependencies: ["FrontEnd", "PlayerCore", "MusicDatabase", "JSON", "Handoff"]),
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
-                                         "Configuration", "Inputs", "SnapcastControl", "FrontEnd", "MusicDatabase",
-                                         "MPDServer"]),
+                                         "Configuration", "Inputs", "SnapcastControl", "JSON", "FrontEnd", "MusicDatabase",
+                                         "MPDServer", "WebFrontEnd", "CQRencode"]),
 
         // What every test target shares, one target, no copies (Tests/TestSupport/README.md):
         // private buses and sound servers, the daemon under test, the one bus client, processes
@@ -116,7 +125,7 @@ let package = Package(
         // tests builds (swift build --build-tests and swift test build all targets).
         .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "Handoff", "TestSupport", "SoundAnalysis"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "MPDProtocol"]),
-        .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl"]),
+        .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl", "JSON"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
@@ -126,6 +135,8 @@ let package = Package(
         .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
         .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "Handoff"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "FrontEnd", "TestSupport"]),
+        .testTarget(name: "WebFrontEndTests", dependencies: ["WebFrontEnd", "FrontEnd", "PlayerCore", "MusicDatabase",
+                                                            "TestSupport"]),
         .testTarget(name: "MusicDatabaseTests", dependencies: ["MusicDatabase", "PlayerCore", "Library", "TestSupport"]),
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "MusicDatabase", "PlayerCore"]),
         // The MPD server's own parts in the test process: the player as MPD clients see it, the

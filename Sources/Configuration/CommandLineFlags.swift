@@ -11,6 +11,7 @@ import PlayerCore
 ///     --log-level LEVEL
 ///     --replaygain off|track|album|auto
 ///     --mpd-address ADDRESS|any|none, --mpd-port PORT
+///     --http-address ADDRESS|any|none, --http-port PORT
 ///     --help, -h                     sets `help`; the caller prints the usage
 ///     --                             everything after it is a PATH
 ///
@@ -29,6 +30,8 @@ public struct ServeFlags: Sendable, Equatable {
     public var replayGain: ReplayGainMode?
     public var mpdAddress: String??
     public var mpdPort: Int?
+    public var httpAddress: String??
+    public var httpPort: Int?
     public var help = false
     /// Everything that is not a flag: the PATHs to play.
     public var operands: [String] = []
@@ -128,11 +131,12 @@ public struct ServeFlags: Sendable, Equatable {
                 let raw = try value()
                 flags.mpdAddress = .some(try checked(raw) { (raw) throws(ValueError) in try ValueError.mpdAddress(raw) })
             case "--mpd-port":
+                flags.mpdPort = try checked(try value(), ValueError.port)
+            case "--http-address":
                 let raw = try value()
-                flags.mpdPort = try checked(raw) { (raw) throws(ValueError) in
-                    guard let port = Int(raw), (1...65_535).contains(port) else { throw ValueError(expected: "a port from 1 to 65535") }
-                    return port
-                }
+                flags.httpAddress = .some(try checked(raw) { (raw) throws(ValueError) in try ValueError.mpdAddress(raw) })
+            case "--http-port":
+                flags.httpPort = try checked(try value(), ValueError.port)
             default:
                 throw usage(name, "unknown option \"\(name)\"")
             }
@@ -158,6 +162,8 @@ extension Settings {
         if let mode = flags.replayGain { settings.replayGain = mode }
         if let address = flags.mpdAddress { settings.mpdAddress = address }
         if let port = flags.mpdPort { settings.mpdPort = port }
+        if let address = flags.httpAddress { settings.httpAddress = address }
+        if let port = flags.httpPort { settings.httpPort = port }
         return settings
     }
 

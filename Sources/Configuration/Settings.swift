@@ -54,6 +54,9 @@ public struct Settings: Sendable, Equatable {
     public var mpdMaximumClients: Int = 100
     /// Seconds after which a silent MPD client is closed (mpd's `connection_timeout`).
     public var mpdTimeout: Double = 60
+    /// Where the page is served: an address, "any" for the LAN, nil for no page.
+    public var httpAddress: String? = "127.0.0.1"
+    public var httpPort: Int = 6680
 
     public init() {}
 
@@ -323,7 +326,7 @@ struct ConfigurationKey: Sendable {
             },
             takesEffect: .restart,
             value: { settings in "\(settings.snapcastBuffer)" }),
-    ] + mpdKeys
+    ] + mpdKeys + webKeys
 
     static func named(_ name: String) -> ConfigurationKey? {
         all.first { $0.name == name }

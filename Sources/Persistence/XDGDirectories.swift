@@ -42,6 +42,9 @@ public struct XDGDirectories: Sendable, Equatable {
 
     public var stateDirectory: String { base("XDG_STATE_HOME", default: ".local/state") + "/aubade" }
 
+    /// The page's token (`aubade web`), readable by its owner only.
+    public var webTokenFile: String { stateDirectory + "/web-token" }
+
     public var coversDirectory: String { base("XDG_CACHE_HOME", default: ".cache") + "/aubade/covers" }
 
     /// The tag index: `$XDG_CACHE_HOME/aubade/tags.index` (default `~/.cache/aubade/tags.index`).

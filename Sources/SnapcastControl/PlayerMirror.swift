@@ -1,3 +1,5 @@
+public import JSON
+
 /// The player as the control script follows it over MPRIS (GetAll, then PropertiesChanged and
 /// Seeked), and as Snapcast's stream-plugin protocol describes it
 /// (`Plugin.Stream.Player.Properties`).

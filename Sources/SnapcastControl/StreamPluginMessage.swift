@@ -1,3 +1,5 @@
+public import JSON
+
 /// One line from snapserver, as Snapcast's stream-plugin protocol (JSON-RPC 2.0) reads it:
 /// a request the control script must answer, or something it ignores (a response to one of its
 /// own notifications, a notification), or a line that is not a request at all (answered with

@@ -46,6 +46,8 @@ enum CommandLineInterface {
             return GuardService.run(rest)
         case "snapcast-control":
             return SnapcastControlVerb.run(rest)
+        case "web":
+            return WebVerb.run(rest)
         case "monitor":
             guard rest.isEmpty else {
                 printError("aubade monitor: takes no arguments")

@@ -8,13 +8,31 @@ import MusicDatabase
 import Persistence
 import PlayerCore
 
-/// The library and the MPD front-end: the music folders as a database, served to every MPD
-/// client on the Unix socket and (by default on loopback) TCP — one more front-end of the
-/// player, beside MPRIS.
+/// The library and its front-ends: the music folders as a database, served to every MPD client
+/// on the Unix socket and (by default on loopback) TCP, and to the page (Daemon+Web.swift) —
+/// front-ends of the player beside MPRIS.
 extension Daemon {
-    func startMPD(settings: Settings) {
+    func startLibraryFrontEnds(settings: Settings) {
         let directories = XDGDirectories.current()
         let library = makeLibrary(settings: settings, directories: directories)
+        let mpd = startMPD(settings: settings, library: library, directories: directories)
+        let web = startWeb(settings: settings, library: library)
+        library?.events = { [weak mpd, weak web] event in
+            switch event {
+            case .updateStarted, .updateFinished: mpd?.libraryChanged(IdleSubsystems.update)
+            case .changed:
+                mpd?.libraryChanged(IdleSubsystems.database)
+                web?.libraryChanged()
+            }
+        }
+        self.mpd = mpd
+        self.web = web
+        self.library = library
+        mpd.start()
+        library?.start()
+    }
+
+    private func startMPD(settings: Settings, library: MusicLibrary?, directories: XDGDirectories) -> MPDFrontEnd {
         let socket = directories.mpdSocket.flatMap(Self.prepareSocketFolder)
         let server = MPDServerSettings(
             socketPath: socket, address: settings.mpdAddress, port: UInt16(clamping: settings.mpdPort),
@@ -26,17 +44,8 @@ extension Daemon {
         let mpd = MPDFrontEnd(host: self, playerQueue: coreQueue, settings: server, library: library,
                               playlistsFolder: shelf.folder.path, loader: loader, outputs: [output],
                               clock: { MonotonicClock.now() }, log: { level, message in Log.write(level, message) })
-        library?.events = { [weak mpd] event in
-            switch event {
-            case .updateStarted, .updateFinished: mpd?.libraryChanged(IdleSubsystems.update)
-            case .changed: mpd?.libraryChanged(IdleSubsystems.database)
-            }
-        }
         frontEnds.attach(mpd)
-        self.mpd = mpd
-        self.library = library
-        mpd.start()
-        library?.start()
+        return mpd
     }
 
     /// The library of the music folders that are folders (a `music-folder` may also name a file

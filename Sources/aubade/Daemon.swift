@@ -6,12 +6,14 @@ import Decoding
 import Dispatch
 import FrontEnd
 import Glibc
+import HTTPKit
 import Library
 import MPDServer
 import MPRIS
 import MusicDatabase
 import Persistence
 import PlayerCore
+import WebFrontEnd
 
 // Threads and queues of `aubade serve` — the whole list, and the only place it is written
 // -----------------------------------------------------------------------------------------
@@ -116,6 +118,8 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     /// The music folders as a database, and the MPD front-end that serves it (Daemon+MPD).
     var library: MusicLibrary?
     var mpd: MPDFrontEnd?
+    var web: WebFrontEnd?
+    var httpServer: HTTPServer?
     private let keeper: StateKeeper
     private let covers: CoverCache
 
@@ -164,7 +168,7 @@ final class Daemon: PlayerHost, @unchecked Sendable {
         let mpris = try MPRISService(connection: connection, host: self)
         self.mpris = mpris
         frontEnds.attach(mpris)
-        startMPD(settings: settings)
+        startLibraryFrontEnds(settings: settings)
         output.streamSettings = StreamSettings(caFile: settings.streamCAFile)
         output.replayGain = { [unowned self] entry in
             dispatchPrecondition(condition: .onQueue(coreQueue))
@@ -530,6 +534,8 @@ final class Daemon: PlayerHost, @unchecked Sendable {
 
     private func shutDown() {
         mpd?.stop()
+        httpServer?.stop()
+        web?.stop()
         library?.stop()
         output.shutdown()
         tagIndex.flush()

@@ -1,3 +1,4 @@
+import JSON
 import DBusKit
 import Dispatch
 import Glibc

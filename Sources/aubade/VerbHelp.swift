@@ -39,6 +39,11 @@ struct VerbHelp {
             Where the music goes now: the output's kind, name, port and bus. --all adds every
             other playback stream, where it plays and which MPRIS player it belongs to.
             """),
+        VerbHelp(verb: "web", synopsis: "web [--config FILE]", description: """
+            The address of the page for a phone or a browser, and — when it is served beyond
+            this machine (http-address = any) — its token in the address, with a QR code to
+            scan with the phone. Anyone with that address can control Aubade.
+            """),
         VerbHelp(verb: "monitor", synopsis: "monitor", description: """
             Print, live, every remote command the service receives, every route change and
             interruption, and each change of playback status, one line each with a time.

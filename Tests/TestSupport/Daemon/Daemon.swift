@@ -40,10 +40,11 @@ final class Daemon {
     /// the command line, so a test's own `--mpd-address`/`--mpd-port` wins), or every daemon
     /// of a parallel run would reach for the one port 6600 — and a test's client could meet
     /// another test's daemon there. `keepsDefaultTCP`: none of that, for the one test of what
-    /// a user gets by default (TCP on loopback only); it must pass a free `--mpd-port`.
+    /// a user gets by default (TCP on loopback only); it must pass a free `--mpd-port`. The page
+    /// (`--http-address`, port 6680) is off for the same reason; a test of it turns it on.
     init(serve arguments: [String], environment extra: [String: String] = [:], home givenHome: URL? = nil,
          keepsDefaultTCP: Bool = false) throws {
-        self.arguments = ["serve"] + (keepsDefaultTCP ? [] : ["--mpd-address", "none"]) + arguments
+        self.arguments = ["serve"] + (keepsDefaultTCP ? [] : ["--mpd-address", "none", "--http-address", "none"]) + arguments
         ownsHome = givenHome == nil
         home = givenHome ?? TestRunDirectory.url.appendingPathComponent("home-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)

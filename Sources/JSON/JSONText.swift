@@ -1,5 +1,5 @@
-/// Reading and writing JSON text, bounded for hostile input: one line at most
-/// `StreamPluginLimits.lineBytes` long, nesting at most `maximumDepth` deep (a recursive parser
+/// Reading and writing JSON text, bounded for hostile input (the caller bounds the text's
+/// length: a Snapcast line, an HTTP body), nesting at most `maximumDepth` deep (a recursive parser
 /// must not run out of stack on `[[[[…`), numbers that do not fit refused.
 public enum JSONText {
     public static let maximumDepth = 64
