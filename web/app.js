@@ -31,7 +31,7 @@ function icon(d) {
   const p = document.createElementNS('http://www.w3.org/2000/svg', 'path');
   p.setAttribute('d', d); s.append(p); return s;
 }
-const ib = (d, label, onclick, test) => h('button', { class: 'ic', 'aria-label': label, 'data-test': test, onclick }, icon(d));
+const ib = (d, label, onclick, test, cls) => h('button', { class: 'ic' + (cls ? ' ' + cls : ''), 'aria-label': label, 'data-test': test, onclick }, icon(d));
 function fmt(s) {
   if (!(s >= 0) || !isFinite(s)) return '';
   s = Math.floor(s);
@@ -376,8 +376,8 @@ function queueRow(t, i, list, cur) {
     h('button', { class: 'go', 'data-test': 'queue-play', onclick: () => queue({ action: 'play', id }) },
       h('span', { class: 'n', text: i + 1 }),
       h('span', { class: 'tx' }, h('span', { class: 't1', text: title }), h('span', { class: 't2', text: [t.artist, fmt(t.duration)].filter(Boolean).join(' · ') }))),
-    ib(P.up, 'Move up: ' + title, () => move(i - 1, '[data-test=queue-up]'), 'queue-up'),
-    ib(P.down, 'Move down: ' + title, () => move(i + 1, '[data-test=queue-down]'), 'queue-down'),
+    ib(P.up, 'Move up: ' + title, () => move(i - 1, '[data-test=queue-up]'), 'queue-up', 'mv'),
+    ib(P.down, 'Move down: ' + title, () => move(i + 1, '[data-test=queue-down]'), 'queue-down', 'mv'),
     ib(P.x, 'Remove: ' + title, () => queue({ action: 'remove', ids: [id] }), 'queue-remove'));
   if (focusAfter && focusAfter.id === id) { const f = focusAfter; focusAfter = null; requestAnimationFrame(() => { const b = row.querySelector(f.sel); if (b) b.focus(); }); }
   return row;
