@@ -276,7 +276,7 @@ const views = {
     input.addEventListener('input', () => { clearTimeout(t); t = setTimeout(run, 150); });
     run();
     if (matchMedia('(pointer:fine)').matches) input.focus();
-    v.on = { library: run };
+    v.on = { library: () => v.lists.forEach((l) => l.refresh()) };
     v.stop = () => clearTimeout(t);
     return v;
   },
