@@ -193,7 +193,7 @@ function trackRow(t, i, o = {}) {
 const entryRow = (d, text, sub, onclick, extra) => h('div', { class: 'row' },
   h('button', { class: 'go', onclick }, d ? icon(d) : null,
     h('span', { class: 'tx' }, h('span', { class: 't1', text }), sub ? h('span', { class: 't2', text: sub }) : null)), ...(extra || []));
-const gridCols = (w) => Math.max(2, Math.floor(w / 118));
+const gridCols = (w) => Math.max(2, Math.floor(w / (w < 600 ? 118 : 170)));
 const gridRowH = (w, c) => Math.ceil(w / c + 42);
 function albumCard(a, i, list) {
   let url = a.cover;
