@@ -41,7 +41,7 @@ let package = Package(
         // FFmpeg 5.1: linked into the aubade-ffmpeg helper ONLY, never into the daemon.
         // Headers in /usr/include/<triple> (the compiler's default path): no pkgConfig needed.
         .systemLibrary(name: "CFFmpeg",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // What threads hand each other: a pthread-mutex-guarded value (seen by ThreadSanitizer)
         // and a bounded byte ring. Pure Swift on libc.

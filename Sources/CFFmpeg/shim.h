@@ -15,6 +15,9 @@
 #include <libavutil/opt.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+#include <libavutil/pixfmt.h>
+#include <libavutil/imgutils.h>
 
 static const int aubade_AVERROR_EOF = AVERROR_EOF;
 static const int aubade_AVERROR_EAGAIN = AVERROR(EAGAIN);

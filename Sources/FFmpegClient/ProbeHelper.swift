@@ -38,7 +38,7 @@ public final class ProbeHelper: Sendable {
 
     /// The tags, length and cover flag of the file open at `descriptor`.
     public func facts(descriptor: Int32, formatName: String) throws(HelperError) -> TrackFacts {
-        switch try ask(.probe, formatName: formatName, descriptor: descriptor) {
+        switch try ask(.text(.probe, formatName), descriptor: descriptor) {
         case .tags(let facts): return facts
         default: throw HelperError.broken("the answer to probe was not tags")
         }
@@ -46,7 +46,7 @@ public final class ProbeHelper: Sendable {
 
     /// The embedded cover of the file open at `descriptor`, nil when there is none.
     public func cover(descriptor: Int32, formatName: String) throws(HelperError) -> (mimeType: String, data: [UInt8])? {
-        switch try ask(.cover, formatName: formatName, descriptor: descriptor) {
+        switch try ask(.text(.cover, formatName), descriptor: descriptor) {
         case .cover(let mime, let data): return (mime, data)
         case .noCover: return nil
         default: throw HelperError.broken("the answer to cover was not a cover")
@@ -65,21 +65,22 @@ public final class ProbeHelper: Sendable {
     /// The running helper's pid, if one runs.
     public var pid: Int32? { state.withLock { $0.channel?.pid } }
 
-    private func ask(_ kind: WireKind, formatName: String, descriptor: Int32) throws(HelperError) -> HelperAnswer {
+    /// `request` with the file open at `descriptor`, answered within `timeout` seconds.
+    func ask(_ request: WireFrame, descriptor: Int32, timeout: Double = ProbeHelper.timeout) throws(HelperError) -> HelperAnswer {
         let result = turn.withLock {
             state.withLock {
                 $0.busy = true
                 $0.generation += 1
             }
             defer { state.withLock { $0.busy = false } }
-            return Result { () throws(HelperError) in try converse(kind, formatName: formatName, descriptor: descriptor) }
+            return Result { () throws(HelperError) in try converse(request, descriptor: descriptor, timeout: timeout) }
         }
         scheduleIdleStop()
         return try result.get()
     }
 
     /// One request and its answer; called with `turn` held.
-    private func converse(_ kind: WireKind, formatName: String, descriptor: Int32) throws(HelperError) -> HelperAnswer {
+    private func converse(_ request: WireFrame, descriptor: Int32, timeout: Double) throws(HelperError) -> HelperAnswer {
         let channel: HelperChannel
         if let running = state.withLock({ $0.channel }) {
             channel = running
@@ -88,8 +89,8 @@ public final class ProbeHelper: Sendable {
             state.withLock { $0.channel = channel }
         }
         do {
-            try channel.send(.text(kind, formatName), passing: descriptor)
-            return try channel.receive(timeout: Self.timeout)
+            try channel.send(request, passing: descriptor)
+            return try channel.receive(timeout: timeout)
         } catch {
             // A helper that failed (not a file it refused) is gone: the next file starts another.
             if error.isHelperFault { state.withLock { if $0.channel === channel { $0.channel = nil } } }

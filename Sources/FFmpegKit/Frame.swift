@@ -1,6 +1,6 @@
 internal import CFFmpeg
 
-/// One decoded frame of audio (`AVFrame`), reused from decode to decode.
+/// One decoded frame (`AVFrame`) of audio, reused from decode to decode, or a picture.
 public final class Frame {
     let frame: UnsafeMutablePointer<AVFrame>
 
@@ -13,6 +13,10 @@ public final class Frame {
         var pointer: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&pointer)
     }
+
+    /// A picture's size in pixels (0 for audio).
+    public var width: Int { Int(frame.pointee.width) }
+    public var height: Int { Int(frame.pointee.height) }
 
     public var sampleRate: Int { Int(frame.pointee.sample_rate) }
     public var channels: Int { Int(frame.pointee.ch_layout.nb_channels) }

@@ -161,6 +161,15 @@ public final class MediaInput {
         return (mime, Array(UnsafeBufferPointer(start: data, count: Int(packet.size))))
     }
 
+    /// The cover stored as a stream, as a packet to decode (a new reference to its bytes).
+    public func attachedPicturePacket(stream index: Int) -> Packet? {
+        guard let context, index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index],
+              stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0, stream.pointee.attached_pic.size > 0,
+              let packet = try? Packet() else { return nil }
+        guard av_packet_ref(packet.packet, &stream.pointee.attached_pic) >= 0 else { return nil }
+        return packet
+    }
+
     /// The next packet of a stream not discarded; false at the end of the input.
     public func read(into packet: Packet) throws(FFmpegError) -> Bool {
         packet.unref()

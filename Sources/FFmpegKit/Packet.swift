@@ -25,6 +25,12 @@ public final class Packet {
         return Array(UnsafeBufferPointer(start: data, count: min(Int(packet.pointee.size), limit)))
     }
 
+    /// Calls `body` with the payload in place (no copy; empty when there is none).
+    public func withBytes<Value>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Value) rethrows -> Value {
+        guard let data = packet.pointee.data, packet.pointee.size > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+    }
+
     /// New tags that start with this packet (a chained Ogg stream's Vorbis comments), if any.
     public var metadataUpdate: MetadataPairs? {
         var size = 0

@@ -27,6 +27,11 @@ public enum WireKind: UInt8, Sendable, CaseIterable {
     /// The cover of a file; its descriptor travels with the frame. Payload: the demuxer's name.
     /// Answer: `cover`, `noCover` or `failure`.
     case cover = 9
+    /// A cover made small: a JPEG whose longest side is at most the size asked (never
+    /// enlarged). The picture's file travels as the frame's descriptor. Payload: u8 source
+    /// (0: the embedded picture of an audio file, 1: an image file itself), u32 maximum side.
+    /// Answer: `coverArt` ("image/jpeg"), `noCover` or `failure`.
+    case thumbnail = 10
 
     // The helper's answers.
     /// Payload: u32 rate, u32 channels, i64 exact frames (-1: unknown), codec name.

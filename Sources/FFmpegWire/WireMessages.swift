@@ -107,6 +107,46 @@ public struct WireURLRequest: Sendable, Equatable {
     }
 }
 
+/// `thumbnail`'s fields (the picture's file is the frame's descriptor).
+public struct WireThumbnailRequest: Sendable, Equatable {
+    public enum Source: UInt8, Sendable, Equatable {
+        /// The picture embedded in an audio file (ID3 APIC, MP4 `covr`, FLAC PICTURE).
+        case embedded = 0
+        /// An image file itself (cover.jpg, folder.png).
+        case imageFile = 1
+    }
+
+    public var source: Source
+    /// The longest side of the JPEG, in pixels; a smaller picture keeps its size.
+    public var maximumSide: Int
+
+    /// The sides a request may ask for (the web page asks 96, 300 or 600).
+    public static let sides = 16...4096
+    /// The most bytes a thumbnail may have: one bigger is not sent (nor accepted).
+    public static let byteLimit = 2 * 1024 * 1024
+
+    public init(source: Source, maximumSide: Int) {
+        self.source = source
+        self.maximumSide = maximumSide
+    }
+
+    public var frame: WireFrame {
+        WireFrame(.thumbnail) { writer in
+            writer.u8(source.rawValue)
+            writer.u32(UInt32(clamping: maximumSide))
+        }
+    }
+
+    public init(_ frame: WireFrame) throws(WireError) {
+        var reader = frame.reader
+        let kind = try reader.u8()
+        guard let source = Source(rawValue: kind) else { throw .malformed("thumbnail of source \(kind)") }
+        self.source = source
+        maximumSide = Int(try reader.u32())
+        guard Self.sides.contains(maximumSide) else { throw .malformed("thumbnail of \(maximumSide) px") }
+    }
+}
+
 extension WireFrame {
     /// A frame whose payload is one string (`failure`, `dropped`, the demuxer of `openFile`).
     public static func text(_ kind: WireKind, _ text: String) -> WireFrame {

@@ -109,6 +109,15 @@ final class HelperServer {
             case .success(let frame): try socket.send(frame)
             case .failure(let failure): try socket.send(.text(.failure, failure.message))
             }
+        case .thumbnail:
+            let descriptor = socket.takeReceivedDescriptor()
+            let thumbnail = try WireThumbnailRequest(request)
+            guard let descriptor else { return try socket.send(.text(.failure, "no file was passed")) }
+            switch Result(catching: { () throws(HelperFailure) in try Thumbnailer.thumbnail(descriptor: descriptor, request: thumbnail) }) {
+            case .success(let jpeg?): try socket.send(WireFrame(.coverArt) { $0.string("image/jpeg"); $0.data(jpeg) })
+            case .success(nil): try socket.send(WireFrame(.noCover))
+            case .failure(let failure): try socket.send(.text(.failure, failure.message))
+            }
         case .input, .inputEnd:
             throw .malformed("input that was not asked for")
         default:

@@ -98,6 +98,9 @@ import Testing
         #expect(try WireTitle(title.frame) == title)
         let request = WireURLRequest(url: "https://example.org/live.m3u8", caFile: nil, userAgent: "Aubade")
         #expect(try WireURLRequest(request.frame) == request)
+        let thumbnail = WireThumbnailRequest(source: .imageFile, maximumSide: 300)
+        #expect(try WireThumbnailRequest(thumbnail.frame) == thumbnail)
+        #expect(thumbnail.frame.kind == .thumbnail && thumbnail.frame.payload == [1, 44, 1, 0, 0])
     }
 
     @Test func hostilePayloadsAreRefused() throws {
@@ -110,5 +113,9 @@ import Testing
         tags.string("aac"); tags.u32(44_100); tags.u32(2); tags.i64(-1); tags.u8(0); tags.u8(0); tags.i64(0)
         tags.u32(1_000_000)  // a million tags announced
         #expect(throws: WireError.self) { try TrackFacts(WireFrame(.tags, tags.bytes)) }
+        // A thumbnail of an unknown source, of 0 or 100 000 pixels.
+        #expect(throws: WireError.self) { try WireThumbnailRequest(WireFrame(.thumbnail, [2, 44, 1, 0, 0])) }
+        #expect(throws: WireError.self) { try WireThumbnailRequest(WireThumbnailRequest(source: .embedded, maximumSide: 0).frame) }
+        #expect(throws: WireError.self) { try WireThumbnailRequest(WireThumbnailRequest(source: .embedded, maximumSide: 100_000).frame) }
     }
 }
