@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "Mpg123Kit", dependencies: ["CMpg123"]),
         .target(name: "CurlKit", dependencies: ["CCurl", "Handoff"]),
         .target(name: "FLACKit", dependencies: ["CFLAC"]),
+        // An HTTP/1.1 server with asynchronous answers and server-sent events; knows no Aubade.
+        .target(name: "HTTPKit", dependencies: ["CMicroHTTPD", "Handoff"]),
         .target(name: "VorbisKit", dependencies: ["CVorbisFile"]),
         .target(name: "OpusKit", dependencies: ["COpusFile"]),
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
