@@ -126,6 +126,8 @@ let package = Package(
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
         .testTarget(name: "CurlKitTests", dependencies: ["TestSupport", "CurlKit"]),
+        // Real sockets against a server on 127.0.0.1 (port 0), from the test process itself.
+        .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "Handoff"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "TestSupport", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
