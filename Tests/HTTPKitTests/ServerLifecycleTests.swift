@@ -81,13 +81,11 @@ final class ServerLifecycleTests: XCTestCase {
         try server.start()
         defer { server.stop() }
         let port = try XCTUnwrap(server.port)
-        var clients: [TestConnection] = []
-        for _ in 0..<200 {
-            // A refused connect (a full listen queue) counts as refused too.
-            guard let client = try? TestConnection(port: port, connectTimeout: 0.05) else { continue }
-            client.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
-            clients.append(client)
-        }
+        // libmicrohttpd stops accepting at the limit: the rest wait in the listen queue (their
+        // requests are served later) or, past it, do not connect at all.
+        var clients = TestConnection.openMany(port: port, count: 200, timeout: 0.5)
+        for client in clients { client.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n") }
+        XCTAssertLessThan(clients.count, 200, "some connections are refused")
         XCTAssertTrue(eventually { collector.heldCount == 16 })
         usleep(300_000)
         XCTAssertEqual(collector.heldCount, 16, "no more requests than connections allowed")

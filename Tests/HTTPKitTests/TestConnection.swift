@@ -41,7 +41,46 @@ final class TestConnection {
         _ = fcntl(descriptor, F_SETFL, flags)
     }
 
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
     deinit { Glibc.close(descriptor) }
+
+    /// Starts `count` connects at once and keeps those done within `timeout` (blocking again);
+    /// the others (refused, or waiting in a full listen queue) are dropped.
+    static func openMany(port: Int, count: Int, timeout: Double) -> [TestConnection] {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var pending: [Int32] = []
+        for _ in 0..<count {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard descriptor >= 0 else { continue }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            pending.append(descriptor)
+        }
+        usleep(UInt32(timeout * 1e6))
+        var connected: [TestConnection] = []
+        for descriptor in pending {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            if poll(&poller, 1, 0) == 1, getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0, failure == 0 {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+                connected.append(TestConnection(descriptor: descriptor))
+            } else {
+                Glibc.close(descriptor)
+            }
+        }
+        return connected
+    }
 
     /// Sends everything, or as much as the peer takes before it goes away.
     @discardableResult
