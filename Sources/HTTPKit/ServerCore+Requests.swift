@@ -83,7 +83,6 @@ extension ServerCore {
 
     /// An MHD response for `response`; a file that cannot be opened becomes a 404.
     private static func make(_ response: HTTPResponse) -> (response: OpaquePointer, status: Int)? {
-        var response = response
         let made: OpaquePointer?
         switch response.body {
         case let .bytes(bytes):
@@ -97,9 +96,7 @@ extension ServerCore {
                 made = MHD_create_response_from_fd(file.size, file.descriptor)
                 if made == nil { close(file.descriptor) }
             } else {
-                response = .error("not found", status: 404)
-                made = Self.make(response)?.response
-                return made.map { ($0, 404) }
+                return make(.error("not found", status: 404))
             }
         }
         guard let made else { return nil }
