@@ -32,6 +32,9 @@ let package = Package(
         .systemLibrary(name: "CSockets"),
         // libqrencode: `aubade web` shows the page's address as a QR code.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // The web front-end's HTTP server (docs/http.md).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac",
                        providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile",
@@ -52,6 +55,8 @@ let package = Package(
         .target(name: "Mpg123Kit", dependencies: ["CMpg123"]),
         .target(name: "CurlKit", dependencies: ["CCurl", "Handoff"]),
         .target(name: "FLACKit", dependencies: ["CFLAC"]),
+        // An HTTP/1.1 server with asynchronous answers and server-sent events; knows no Aubade.
+        .target(name: "HTTPKit", dependencies: ["CMicroHTTPD", "Handoff"]),
         .target(name: "VorbisKit", dependencies: ["CVorbisFile"]),
         .target(name: "OpusKit", dependencies: ["COpusFile"]),
         .target(name: "FFmpegKit", dependencies: ["CFFmpeg"]),
@@ -101,7 +106,7 @@ let package = Package(
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
                                          "Configuration", "Inputs", "SnapcastControl", "JSON", "FrontEnd", "MusicDatabase",
-                                         "MPDServer", "WebFrontEnd", "CQRencode"]),
+                                         "MPDServer", "WebFrontEnd", "CQRencode", "HTTPKit", "FFmpegClient"]),
 
         // What every test target shares, one target, no copies (Tests/TestSupport/README.md):
         // private buses and sound servers, the daemon under test, the one bus client, processes
@@ -130,6 +135,8 @@ let package = Package(
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.
         .testTarget(name: "CurlKitTests", dependencies: ["TestSupport", "CurlKit"]),
+        // Real sockets against a server on 127.0.0.1 (port 0), from the test process itself.
+        .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "Handoff"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "Mpg123Kit", "VorbisKit", "OpusKit", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "TestSupport", "Handoff"]),
         .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
