@@ -57,8 +57,10 @@ extension Daemon {
         var folders: [String] = []
         if let root = getenv("AUBADE_WEB_ROOT").map({ String(cString: $0) }), !root.isEmpty { folders.append(root) }
         if let binary = Self.ownFolder() { folders.append(binary + "/../share/aubade/web") }
-        let source = #filePath
-        if let sources = source.range(of: "/Sources/aubade/") { folders.append(String(source[..<sources.lowerBound]) + "/web") }
+        // #filePath is …/Sources/aubade/Daemon+Web.swift: three levels up is the source tree.
+        var source = "\(#filePath)"
+        for _ in 0..<3 { source = String(source[..<(source.lastIndex(of: "/") ?? source.startIndex)]) }
+        folders.append(source + "/web")
         return folders
     }
 
