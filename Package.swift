@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "AudioOutputTests", dependencies: ["TestSupport", "AudioOutput", "PulseKit", "Handoff"]),
         .testTarget(name: "PersistenceTests", dependencies: ["TestSupport", "Persistence", "Handoff"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "DBusKit", "PlayerCore", "FrontEnd", "TestSupport"]),
-        .testTarget(name: "WebFrontEndTests", dependencies: ["WebFrontEnd", "FrontEnd", "PlayerCore", "MusicDatabase",
+        .testTarget(name: "WebFrontEndTests", dependencies: ["WebFrontEnd", "FrontEnd", "PlayerCore", "MusicDatabase", "Decoding",
                                                             "TestSupport"]),
         .testTarget(name: "MusicDatabaseTests", dependencies: ["MusicDatabase", "PlayerCore", "Library", "TestSupport"]),
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "MusicDatabase", "PlayerCore"]),

@@ -15,10 +15,15 @@ public enum WebToken {
         let token = base32(random)
         let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
         makeFolders(folder)
-        // O_EXCL: of two starting at once, one writes and both read what it wrote.
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // O_EXCL: of two starting at once, one writes and both read what it wrote. A file
+        // that holds no token (emptied, edited) is replaced.
+        var descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == EEXIST {
+            if let existing = read(file) { return .success(existing) }
+            unlink(file)
+            descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
         if descriptor < 0 {
-            if errno == EEXIST, let existing = read(file) { return .success(existing) }
             return .failure(TokenError(message: "cannot write \(file): \(String(cString: strerror(errno)))"))
         }
         let line = Array((token + "\n").utf8)

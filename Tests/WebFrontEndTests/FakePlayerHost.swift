@@ -1,5 +1,6 @@
 import Dispatch
 import FrontEnd
+import MusicDatabase
 import Foundation
 import PlayerCore
 @testable import WebFrontEnd
@@ -62,10 +63,10 @@ final class WebHarness: @unchecked Sendable {
 
     init(settings: WebSettings = WebSettings(loopbackOnly: true, token: "secret-token", port: 6680, output: "pulse",
                                              pageFolders: []),
-         tracks: [Track] = []) {
+         tracks: [Track] = [], library: MusicLibrary? = nil) {
         let host = self.host
         frontEnd = host.playerQueue.sync {
-            let frontEnd = WebFrontEnd(host: host, playerQueue: host.playerQueue, settings: settings, library: nil,
+            let frontEnd = WebFrontEnd(host: host, playerQueue: host.playerQueue, settings: settings, library: library,
                                        thumbnails: { _, _, _ in .success(nil) }, clock: { 0 })
             host.frontEnd = frontEnd
             if !tracks.isEmpty { host.handle(.enqueue(tracks, play: false)) }
@@ -93,6 +94,12 @@ final class WebHarness: @unchecked Sendable {
         host.playerQueue.sync {}
         frontEnd.queue.sync {}
         return answer.value
+    }
+
+    /// The JSON object of a GET's answer.
+    func document(_ path: String, _ query: [String: String] = [:]) -> [String: Any] {
+        guard let body = send("GET", path, query: query)?.body else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
     }
 
     func state() -> [String: Any] {
