@@ -39,7 +39,8 @@ all: build
 deps:
 	@scripts/install-deps
 
-# The same, with the benchmarks' peers (mpg123, mpv + mpv-mpris, mpd + mpDris2, mpc).
+# The same, with the benchmarks' peers (mpg123, mpv + mpv-mpris, mpd + mpDris2, mpc; Mopidy and
+# Iris, Chromium and chromedriver for the web benchmark).
 bench-deps:
 	@scripts/install-deps --bench
 
@@ -134,17 +135,27 @@ BASELINE ?= 6c4a7bb
 # On PulseAudio; about 10 minutes. Writes .build/bench/mpd.{md,json}.
 # MPD_BASELINE: the commit before the MPD front-end's work.
 MPD_BASELINE ?= 0e81827
+# Then the web benchmark (issue 37): Aubade's page (release binary) beside Iris on Mopidy
+# (Debian's mopidy, mopidy-local, mopidy-mpris; Mopidy-Iris from PyPI, pinned in
+# scripts/install-deps), one at a time on the same generated library of 20,000 tracks in 2,000
+# albums with covers (made once in .build/bench/web-library, seconds), in headless Chromium as a
+# phone (python3-selenium, Tests/TestSupport/Scripts/web_bench.py): page load to the first cover
+# and to the first screen of covers (empty and warm cache), bytes received, search to results,
+# `playerctl play-pause` to the page showing it, the server's CPU and RSS idle with and without
+# the page; then Aubade with --http-address none. AUBADE_BENCH_RUNS (default 5) of each,
+# AUBADE_BENCH_WEB_IDLE_SECONDS (30) per idle figure. On PulseAudio; about 10 minutes (Mopidy's
+# `mopidy local scan` alone is 2-3). Writes .build/bench/web.{md,json}.
 
 # BENCH picks the parts, one or more of: session (audio session, queue, hostile calls, faults:
 # the debug build, PulseAudio and PipeWire), peers, streams, library, guard, snapcast, formats,
-# mpd; all (the default) is all eight. E.g. BENCH=peers or BENCH=guard runs that benchmark alone,
+# mpd, web; all (the default) is all nine. E.g. BENCH=peers or BENCH=guard runs that benchmark alone,
 # BENCH="peers streams" both.
 BENCH ?= all
 
 bench: bench-deps
 	@for part in $(BENCH); do \
-	    case $$part in all|session|peers|streams|library|guard|snapcast|formats|mpd) ;; \
-	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast, formats, mpd)" >&2; exit 2;; esac; \
+	    case $$part in all|session|peers|streams|library|guard|snapcast|formats|mpd|web) ;; \
+	    *) echo "make bench: unknown BENCH part '$$part' (all, session, peers, streams, library, guard, snapcast, formats, mpd, web)" >&2; exit 2;; esac; \
 	done
 	swift build --build-tests $(SWIFT_FLAGS)
 	$(RELEASE_BUILD) --product aubade-ffmpeg
@@ -161,9 +172,9 @@ bench: bench-deps
 	if wants session; then \
 	rm -f .build/bench/audio-session.json .build/bench/audio-session.md; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pulseaudio -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast|MPD)BenchmarkTests|Formats' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast|MPD|Web)BenchmarkTests|Formats' || status=$$?; \
 	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" scripts/audio-session --server pipewire -- \
-	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast|MPD)BenchmarkTests|Formats' || status=$$?; \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.' --skip '(Peer|Stream|Library|Guard|Snapcast|MPD|Web)BenchmarkTests|Formats' || status=$$?; \
 	fi; \
 	if wants peers; then \
 	rm -f .build/bench/peers.json .build/bench/peers.md; \
@@ -223,6 +234,14 @@ bench: bench-deps
 	    AUBADE_MPD_BASELINE_BINARY="$(CURDIR)/$$baseline/.build/release/aubade" AUBADE_MPD_BASELINE_REVISION="$(MPD_BASELINE)" \
 	    scripts/audio-session --server pulseaudio -- \
 	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.MPDBenchmarkTests' || status=$$?; \
+	fi; \
+	if wants web; then \
+	rm -f .build/bench/web.json .build/bench/web.md; \
+	echo "=== make bench: the page beside Mopidy + Iris on 20,000 tracks, in headless Chromium as a phone; on PulseAudio"; \
+	AUBADE_BENCH=1 AUBADE_BENCH_DIR="$(CURDIR)/.build/bench" AUBADE_BINARY="$$release" \
+	    AUBADE_BENCH_REVISION="$$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- Sources Package.swift web || echo +changes)" \
+	    scripts/audio-session --server pulseaudio -- \
+	    swift test --skip-build $(SWIFT_FLAGS) --filter '^BenchmarkTests\.WebBenchmarkTests' || status=$$?; \
 	fi; \
 	exit $$status
 

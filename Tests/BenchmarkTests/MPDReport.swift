@@ -31,6 +31,9 @@ struct MPDTable {
     var part: String
     var title: String
     var columns: [String]
+    /// The benchmark's name in `BENCHMARK` lines and its files' (`.build/bench/<file>.{md,json}`);
+    /// the web benchmark's tables are written with the same code.
+    var file = "mpd"
     var rows: [Row] = []
     var notes: [String] = []
     /// Date, machine, load, versions: printed above the table.
@@ -115,7 +118,7 @@ struct MPDTable {
     var lines: [String] {
         rows.map { row in
             let goal = self.goal(row).map { " (goal \($0.text): \($0.met.map { $0 ? "met" : "NOT met" } ?? "no figure"))" } ?? ""
-            return "BENCHMARK mpd \(part): \(row.measure): " + columns.map { "\($0) \(cell(row, $0))" }.joined(separator: "; ") + goal
+            return "BENCHMARK \(file) \(part): \(row.measure): " + columns.map { "\($0) \(cell(row, $0))" }.joined(separator: "; ") + goal
         }
     }
 
@@ -140,20 +143,20 @@ struct MPDTable {
         ]
     }
 
-    /// Prints the lines, replaces this part's section of mpd.json and rewrites mpd.md from every
-    /// section there.
-    func write() throws {
+    /// Prints the lines, replaces this part's section of `<file>.json` and rewrites `<file>.md`
+    /// from every section there.
+    func write(benchmark: String = "mpd: the MPD front-end beside mpd 0.23 on a generated library",
+               heading: String = "Aubade's MPD front-end beside mpd") throws {
         for line in lines { print(line) }
-        let root = try BenchmarkFiles.replaceSection(of: part, with: json, in: "mpd",
-                                                     benchmark: "mpd: the MPD front-end beside mpd 0.23 on a generated library")
-        var text = "# Aubade's MPD front-end beside mpd\n\nMachine: \(root["machine"] ?? "?")\n\n"
+        let root = try BenchmarkFiles.replaceSection(of: part, with: json, in: file, benchmark: benchmark)
+        var text = "# \(heading)\n\nMachine: \(root["machine"] ?? "?")\n\n"
         let sections = (root["servers"] as? [String: Any]) ?? [:]
         for name in sections.keys.sorted() {
             guard let section = sections[name] as? [String: Any] else { continue }
             text += Self.markdown(from: section, part: name) + "\n"
         }
-        try text.write(to: BenchmarkFiles.directory.appendingPathComponent("mpd.md"), atomically: true, encoding: .utf8)
-        print("BENCHMARK mpd \(part): written to \(BenchmarkFiles.directory.path)/mpd.{md,json}")
+        try text.write(to: BenchmarkFiles.directory.appendingPathComponent("\(file).md"), atomically: true, encoding: .utf8)
+        print("BENCHMARK \(file) \(part): written to \(BenchmarkFiles.directory.path)/\(file).{md,json}")
     }
 
     /// A section of mpd.json as Markdown again (the goals as they were judged then).
