@@ -303,12 +303,35 @@ class Page:
             time.sleep(1)
 
 
-def load(page, profile, covered, netlog, timeout=90):
+def load(page, profile, covered, netlog, timeout=60):
+    """One load's figures; when the first screen of covers is not complete within `timeout`,
+    `screen` is None and `missing` says which cards on screen still lack their cover and what
+    the server answers for it now (the run goes on: a benchmark reports, it does not hang)."""
     driver = browser(profile, netlog)
     try:
         add_probe(driver, grid_probe(page.kind, covered))
         driver.get(page.grid_url)
-        wait_for(driver, "window.__bench && window.__bench.screen != null", timeout, f"{page.kind}: the first screen of covers")
+        try:
+            wait_for(driver, "window.__bench && window.__bench.screen != null", timeout, f"{page.kind}: the first screen of covers")
+        except TimeoutError:
+            missing = driver.execute_script("""
+                const covered = new Set(arguments[0]);
+                return (%s).filter((c) => { const r = c.el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight && covered.has(c.name) && !c.loaded; })
+                  .map((c) => { const img = c.el.querySelector('img'), bg = c.el.querySelector('.thumbnail__image');
+                    return { name: c.name, src: img ? img.src : (bg ? bg.style.backgroundImage : null),
+                             complete: img ? img.complete : null, hidden: img ? img.hidden : null }; });""" % CARDS[page.kind], covered)
+            for card in missing:
+                source = card.get("src") or ""
+                if source.startswith("http"):
+                    try:
+                        with urllib.request.urlopen(source, timeout=30) as answer:
+                            card["now"] = f"{answer.status}, {len(answer.read())} bytes"
+                    except Exception as error:
+                        card["now"] = repr(error)
+            log(page.kind, f"the first screen of covers not complete within {timeout} s; missing: {json.dumps(missing)}")
+            result = driver.execute_script("return window.__bench")
+            result.update({"screen": None, "missing": missing, "requests": 0, "timingBytes": 0})
+            return result
         # Until nothing new was fetched for a second (what the first screen still asks for).
         quiet_since, count = time.monotonic(), -1
         deadline = time.monotonic() + 10
@@ -428,6 +451,8 @@ def run(args):
             netlog = os.path.join(args.work, f"{args.kind}-{number}-{which}.netlog.json")
             result = load(page, profile, covered, netlog)
             loads[which].append(result)
+            if result["screen"] is None:
+                continue
             log(args.kind, f"load {number + 1}/{args.runs} ({which} cache): first cover {result['firstCover']:.0f} ms, "
                 f"first screen {result['screen']:.0f} ms ({result['screenCovers']} covers), {result['received']} bytes received, "
                 f"{result['requests']} requests")
@@ -460,13 +485,16 @@ def run(args):
     finally:
         driver.quit()
 
+    def figures(which, key):
+        return [r[key] for r in loads[which] if r.get("screen") is not None and r.get(key) is not None]
+    out["incompleteLoads"] = {which: sum(1 for r in loads[which] if r.get("screen") is None) for which in loads}
     out["medians"] = {
-        "firstCoverEmpty": median([r["firstCover"] for r in loads["empty"]]),
-        "screenEmpty": median([r["screen"] for r in loads["empty"]]),
-        "bytesEmpty": median([r["received"] for r in loads["empty"]]),
-        "firstCoverCached": median([r["firstCover"] for r in loads["cached"]]),
-        "screenCached": median([r["screen"] for r in loads["cached"]]),
-        "bytesCached": median([r["received"] for r in loads["cached"]]),
+        "firstCoverEmpty": median(figures("empty", "firstCover")),
+        "screenEmpty": median(figures("empty", "screen")),
+        "bytesEmpty": median(figures("empty", "received")),
+        "firstCoverCached": median(figures("cached", "firstCover")),
+        "screenCached": median(figures("cached", "screen")),
+        "bytesCached": median(figures("cached", "received")),
         "search": median([s["ms"] for s in out["search"]]),
         "change": median(out["change"]),
     }
