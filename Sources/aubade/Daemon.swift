@@ -13,6 +13,7 @@ import MPRIS
 import MusicDatabase
 import Persistence
 import PlayerCore
+import SnapcastRooms
 import WebFrontEnd
 
 // Threads and queues of `aubade serve` — the whole list, and the only place it is written
@@ -79,6 +80,9 @@ import WebFrontEnd
 //    a change for the player hops to the core queue and answers from there.
 // 8c. The covers queue ("aubade.web.covers", serial): thumbnails asked of the FFmpeg helper
 //    (its own process), one at a time, cached.
+// 8d. The rooms' thread (a pthread of its own, with output = snapcast and the page, in
+//    SnapcastRoomsClient): snapserver's control port, blocking in poll(); the rooms and the
+//    answers to the page's changes hop to the web front-end's queue ("aubade.web").
 // Lock order, where two are ever held: mainloop lock → a decode buffer's lock. Nothing takes
 // the mainloop lock while holding a decode buffer's lock. A station's connection lock and a
 // transfer's locks are never held together (events are delivered with neither held).
@@ -127,6 +131,8 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     var mpd: MPDFrontEnd?
     var web: WebFrontEnd?
     var httpServer: HTTPServer?
+    /// The page's rooms with output = snapcast (Daemon+Web).
+    var roomsClient: SnapcastRoomsClient?
     private let keeper: StateKeeper
     private let covers: CoverCache
 
@@ -542,6 +548,7 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     private func shutDown() {
         mpd?.stop()
         httpServer?.stop()
+        roomsClient?.stop()
         web?.stop()
         library?.stop()
         output.shutdown()
