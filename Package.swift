@@ -95,6 +95,9 @@ let package = Package(
         // Snapcast's stream-plugin protocol (JSON-RPC lines) for `aubade snapcast-control`:
         // bounded JSON, the requests, the player's properties. Pure Swift.
         .target(name: "SnapcastControl", dependencies: ["JSON"]),
+        // The page's rooms with output = snapcast: a client of snapserver's JSON-RPC control port
+        // (each snapclient's volume and mute), reconnecting, bounded for a hostile server.
+        .target(name: "SnapcastRooms", dependencies: ["JSON", "Handoff", "SnapcastControl"]),
         // JSON text, bounded for hostile input (depth, numbers): Snapcast's JSON-RPC lines and
         // the web front-end's API. Pure Swift.
         .target(name: "JSON"),
@@ -105,7 +108,7 @@ let package = Package(
 
         .executableTarget(name: "aubade",
                           dependencies: ["PlayerCore", "Decoding", "Library", "AudioOutput", "MPRIS", "DBusKit", "Persistence",
-                                         "Configuration", "Inputs", "SnapcastControl", "JSON", "FrontEnd", "MusicDatabase",
+                                         "Configuration", "Inputs", "SnapcastControl", "SnapcastRooms", "JSON", "FrontEnd", "MusicDatabase",
                                          "MPDServer", "WebFrontEnd", "CQRencode", "HTTPKit", "FFmpegClient"]),
 
         // What every test target shares, one target, no copies (Tests/TestSupport/README.md):
@@ -131,6 +134,7 @@ let package = Package(
         .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "Handoff", "TestSupport", "SoundAnalysis"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "MPDProtocol"]),
         .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl", "JSON"]),
+        .testTarget(name: "SnapcastRoomsTests", dependencies: ["SnapcastRooms", "JSON"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.

@@ -338,8 +338,14 @@ const views = {
     const load = async () => {
       let r;
       try { r = await get('/api/rooms'); } catch (e) { toast(e.message); return; }
+      draw(r);
+    };
+    const draw = (r) => {
+      if (!r) { load(); return; }
       setRooms(r.available);
+      const ids = new Set();
       for (const room of r.items || []) {
+        ids.add(room.id);
         let x = rows.get(room.id);
         if (!x) {
           const id = room.id;
@@ -350,6 +356,7 @@ const views = {
           mute.onclick = () => { const m = mute.getAttribute('aria-pressed') !== 'true'; mute.setAttribute('aria-pressed', m); post('/api/rooms', { id, muted: m }); };
           const t1 = h('span', { class: 't1' }), t2 = h('span', { class: 't2' });
           const row = h('div', { class: 'row room', role: 'listitem', 'data-test': 'room-row', 'data-id': id }, h('span', { class: 'tx' }, t1, t2), mute, vol);
+          if (!rows.size) box.replaceChildren();
           x = { row, vol, mute, t1, t2, busy: 0 }; rows.set(id, x); box.append(row);
         }
         x.t1.textContent = room.name || String(room.id);
@@ -358,11 +365,13 @@ const views = {
         if (Date.now() - x.busy > 1500) x.vol.value = room.volume;
         x.mute.setAttribute('aria-pressed', !!room.muted);
       }
-      if (!rows.size) box.replaceChildren(h('p', { class: 'empty', text: 'No rooms' }));
+      for (const [id, x] of rows) if (!ids.has(id)) { x.row.remove(); rows.delete(id); }
+      if (!rows.size) box.replaceChildren(h('p', { class: 'empty', text: r.reachable === false ? 'The rooms cannot be reached' : 'No rooms' }));
     };
     load();
-    const timer = setInterval(load, 5000); // the API has no event for rooms
-    return { stop: () => clearInterval(timer), on: { all: load } };
+    // The `rooms` event keeps them current; polling only while the event stream is down.
+    const timer = setInterval(() => { if (!es || es.readyState !== EventSource.OPEN) load(); }, 5000);
+    return { stop: () => clearInterval(timer), on: { all: load, rooms: draw } };
   },
 };
 let lastQuery = '';
@@ -449,10 +458,10 @@ $('.tabs').addEventListener('keydown', (e) => {
   e.preventDefault(); const b = vis[(j + vis.length) % vis.length]; b.focus(); b.click();
 });
 addEventListener('hashchange', route);
-function notify(kind) {
+function notify(kind, data) {
   if (!cur) return;
   const on = cur.on || {};
-  if (kind === 'all') { for (const k in on) on[k](); } else if (on[kind]) on[kind]();
+  if (kind === 'all') { for (const k in on) on[k](); } else if (on[kind]) on[kind](data);
 }
 
 // ---------- now playing ----------
@@ -559,6 +568,7 @@ function connect() {
   });
   es.addEventListener('library', () => notify('library'));
   es.addEventListener('playlists', () => notify('playlists'));
+  es.addEventListener('rooms', (e) => { const d = parse(e.data); if (d) { setRooms(!!d.available); notify('rooms', d); } });
   es.onerror = () => {
     banner.hidden = false;
     // The browser retries by itself unless the stream was refused (e.g. a 502 while restarting).

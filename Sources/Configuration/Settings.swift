@@ -42,6 +42,9 @@ public struct Settings: Sendable, Equatable {
     public var snapcastSource = SnapcastSource.serverDefault
     /// The snapserver's `buffer` (ms): how long after it reads audio the rooms play it.
     public var snapcastBuffer: Double = 1000
+    /// The snapserver's JSON-RPC control port, for the page's rooms (each snapclient's volume
+    /// and mute); nil: no rooms on the page.
+    public var snapcastControl: SnapcastControlAddress? = .serverDefault
     /// Where MPD clients reach Aubade over TCP: an address, "any" for the LAN, nil for none
     /// (the Unix socket in $XDG_RUNTIME_DIR/aubade is always served).
     public var mpdAddress: String? = "127.0.0.1"
@@ -326,6 +329,14 @@ struct ConfigurationKey: Sendable {
             },
             takesEffect: .restart,
             value: { settings in "\(settings.snapcastBuffer)" }),
+        ConfigurationKey(
+            name: "snapcast-control", placeholder: "HOST:PORT|none", defaultText: "127.0.0.1:1705",
+            meaning: ["With output = snapcast: the snapserver's JSON-RPC control port ([tcp] in",
+                      "snapserver.conf), through which the page shows the rooms that play Aubade's",
+                      "stream and sets each one's volume and mute, as Snapweb does; none: no rooms."],
+            apply: { settings, value, _ throws(ValueError) in settings.snapcastControl = try SnapcastControlAddress.parse(value) },
+            takesEffect: .restart,
+            value: { settings in settings.snapcastControl?.text ?? "none" }),
     ] + mpdKeys + webKeys
 
     static func named(_ name: String) -> ConfigurationKey? {

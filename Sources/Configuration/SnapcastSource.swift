@@ -67,3 +67,43 @@ public enum OutputKind: String, Sendable, CaseIterable {
     /// A snapserver's pipe source: the rooms of a house (Snapcast).
     case snapcast
 }
+
+/// Where the snapserver's JSON-RPC control port is (`snapcast-control`): `HOST:PORT`, the host
+/// an IPv4 address, an IPv6 one in brackets (`[::1]:1705`) or a name.
+public struct SnapcastControlAddress: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// snapserver's own default: its TCP control port on this machine.
+    public static let serverDefault = SnapcastControlAddress(host: "127.0.0.1", port: 1705)
+
+    /// `HOST:PORT`, or none (nil).
+    static func parse(_ text: String) throws(ValueError) -> SnapcastControlAddress? {
+        let expected = "HOST:PORT, such as 127.0.0.1:1705 or [::1]:1705, or none"
+        if ["none", "off"].contains(text.lowercased()) { return nil }
+        guard let colon = text.lastIndex(of: ":") else { throw ValueError(expected: expected) }
+        var host = String(text[..<colon])
+        guard let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else {
+            throw ValueError(expected: expected + " (a port from 1 to 65535)")
+        }
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { throw ValueError(expected: expected) }
+            host = String(host.dropFirst().dropLast())
+            guard host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { throw ValueError(expected: expected) }
+        } else {
+            let allowed = { (character: Character) in
+                character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == ".")
+            }
+            guard !host.isEmpty, host.count <= 253, host.allSatisfy(allowed) else { throw ValueError(expected: expected) }
+        }
+        return SnapcastControlAddress(host: host, port: port)
+    }
+
+    /// As the configuration file writes it.
+    public var text: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

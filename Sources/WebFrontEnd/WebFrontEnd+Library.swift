@@ -35,7 +35,10 @@ extension WebFrontEnd {
             let text = request.query["q"] ?? ""
             guard !text.isEmpty else { return WebReply.json(paging.document(total: 0, items: [])) }
             guard text.utf8.count <= 256 else { return WebReply.error(400, "a search is at most 256 bytes") }
-            let filter = SongFilter.tag(.any, StringMatch(text, foldCase: true, substring: true))
+            // Any tag or the file's path: MPD's `any` alone leaves the URI out (as mpd 0.23 does),
+            // and an untagged file is then found by no search. (There is no `or`: not-and-not.)
+            let match = StringMatch(text, foldCase: true, substring: true)
+            let filter = SongFilter.not(.and([.not(.tag(.any, match)), .not(.uri(match))]))
             let total = snapshot.counts(matching: filter).first?.songs ?? 0
             let window = paging.range(in: total)
             let songs = window.isEmpty ? [] : snapshot.songs(matching: filter, window: window)

@@ -35,6 +35,7 @@ extension WebFrontEnd {
             guard let stream = openStream() else { return }
             streams[ObjectIdentifier(stream)] = stream
             stream.send(event: "snapshot", data: JSONText.write(stateDocument()))
+            if roomsControl != nil { stream.send(event: "rooms", data: JSONText.write(roomsDocument())) }
         case ("GET", "/api/albums"), ("GET", "/api/artists"), ("GET", "/api/album"), ("GET", "/api/folder"),
              ("GET", "/api/search"):
             reply(libraryPage(request))
@@ -43,7 +44,7 @@ extension WebFrontEnd {
         case ("GET", "/api/playlists"):
             listPlaylists(reply: reply)
         case ("GET", "/api/rooms"):
-            reply(WebReply.json(["available": false, "items": []]))
+            reply(WebReply.json(roomsDocument()))
         case ("GET", "/cover"):
             cover(request, reply: reply)
         case ("POST", let path) where path.hasPrefix("/api/"):
@@ -59,6 +60,7 @@ extension WebFrontEnd {
             case "/api/queue": queueRequest(body, reply: reply)
             case "/api/playlists": playlistRequest(body, reply: reply)
             case "/api/stations": stationRequest(body, reply: reply)
+            case "/api/rooms": roomsRequest(body, reply: reply)
             default: reply(WebReply.notFound)
             }
         default:

@@ -30,6 +30,9 @@ public final class WebFrontEnd: PlayerFrontEnd, @unchecked Sendable {
     var albumIndex: AlbumIndex?
     var streams: [ObjectIdentifier: any WebEventSink] = [:]
     var limiter = RateLimiter()
+    /// The rooms (output = snapcast), and the last the pages were told of (nil: unknown now).
+    var roomsControl: (any RoomsControl)?
+    var rooms: [RoomFacts]?
     let requestGuard: RequestGuard
     let clock: @Sendable () -> Double
 

@@ -4,6 +4,7 @@ import Glibc
 import HTTPKit
 import MusicDatabase
 import Persistence
+import SnapcastRooms
 import WebFrontEnd
 
 /// The page for a phone or a browser (docs/web.md): one more front-end of the player, on the
@@ -48,7 +49,27 @@ extension Daemon {
         Log.info("web: the page is served on http://\(WebAddress.hostText(address == "any" ? "0.0.0.0" : address)):\(server.port ?? settings.httpPort)/")
         frontEnds.attach(web)
         httpServer = server
+        if settings.output == .snapcast { startRooms(settings: settings, web: web) }
         return web
+    }
+
+    /// With output = snapcast, the page's rooms: a client of the snapserver's control port
+    /// (`snapcast-control`; none: no rooms). Only then: with PulseAudio there are no rooms.
+    private func startRooms(settings: Settings, web: WebFrontEnd) {
+        guard let control = settings.snapcastControl else {
+            Log.info("web: no rooms (snapcast-control = none)")
+            return
+        }
+        let client = SnapcastRoomsClient(host: control.host, port: control.port, streamPath: settings.snapcastSource.path) { level, message in
+            switch level {
+            case .debug: Log.debug(message)
+            case .info: Log.info(message)
+            case .warning: Log.warning(message)
+            }
+        }
+        web.attachRooms(RoomsBridge(client: client))
+        client.start()
+        roomsClient = client
     }
 
     /// Where the page's files are: `AUBADE_WEB_ROOT`, then where `make install` puts them

@@ -13,6 +13,7 @@ import MPRIS
 import MusicDatabase
 import Persistence
 import PlayerCore
+import SnapcastRooms
 import WebFrontEnd
 
 // Threads and queues of `aubade serve` — the whole list, and the only place it is written
@@ -72,11 +73,21 @@ import WebFrontEnd
 //    for the player hops to the core queue and its answer back; nothing here waits for either.
 // 7b. The MPD files queue ("aubade.mpd.files", serial): covers beside a song, embedded
 //    pictures, `listfiles`, the stored playlists' files; answers hop back to the MPD queue.
+// 8. libmicrohttpd's polling thread (HTTPKit, one thread, epoll): the page's connections; it
+//    hands each request to the web queue and sends answers given later from any thread.
+// 8b. The web queue ("aubade.web", serial, in WebFrontEnd): requests checked and carried out,
+//    library pages, the state pushed to open pages (each turn of the core queue hops here);
+//    a change for the player hops to the core queue and answers from there.
+// 8c. The covers queue ("aubade.web.covers", serial): thumbnails asked of the FFmpeg helper
+//    (its own process), one at a time, cached.
+// 8d. The rooms' thread (a pthread of its own, with output = snapcast and the page, in
+//    SnapcastRoomsClient): snapserver's control port, blocking in poll(); the rooms and the
+//    answers to the page's changes hop to the web front-end's queue ("aubade.web").
 // Lock order, where two are ever held: mainloop lock → a decode buffer's lock. Nothing takes
 // the mainloop lock while holding a decode buffer's lock. A station's connection lock and a
 // transfer's locks are never held together (events are delivered with neither held).
 
-/// `aubade serve`: the player, its front-ends (MPRIS, …) and its audio output, wired together.
+/// `aubade serve`: the player, its front-ends (MPRIS, MPD, the page) and its audio output, wired together.
 ///
 /// `@unchecked Sendable`: every member is used on `coreQueue` only (checked with
 /// dispatchPrecondition at the entry points); other threads only enqueue work onto it.
@@ -120,6 +131,8 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     var mpd: MPDFrontEnd?
     var web: WebFrontEnd?
     var httpServer: HTTPServer?
+    /// The page's rooms with output = snapcast (Daemon+Web).
+    var roomsClient: SnapcastRoomsClient?
     private let keeper: StateKeeper
     private let covers: CoverCache
 
@@ -535,6 +548,7 @@ final class Daemon: PlayerHost, @unchecked Sendable {
     private func shutDown() {
         mpd?.stop()
         httpServer?.stop()
+        roomsClient?.stop()
         web?.stop()
         library?.stop()
         output.shutdown()

@@ -16,6 +16,25 @@ final class OutputSettingsTests: XCTestCase {
         XCTAssertEqual(settings.output, .pulseaudio)
         XCTAssertEqual(settings.snapcastSource, SnapcastSource(path: "/tmp/snapfifo", sampleRate: 48_000, channels: 2))
         XCTAssertEqual(settings.snapcastBuffer, 1000)
+        XCTAssertEqual(settings.snapcastControl, SnapcastControlAddress(host: "127.0.0.1", port: 1705))
+    }
+
+    func testTheSnapserversControlPortIsAnAddressAndAPortOrNone() throws {
+        XCTAssertEqual(try parse("snapcast-control = 192.168.1.9:1780").snapcastControl, SnapcastControlAddress(host: "192.168.1.9", port: 1780))
+        XCTAssertEqual(try parse("snapcast-control = [::1]:1705").snapcastControl, SnapcastControlAddress(host: "::1", port: 1705))
+        XCTAssertEqual(try parse("snapcast-control = snapserver.local:1705").snapcastControl?.host, "snapserver.local")
+        XCTAssertNil(try parse("snapcast-control = none").snapcastControl)
+        XCTAssertEqual(try parse("snapcast-control = [::1]:1705").snapcastControl?.text, "[::1]:1705")
+        for text in ["snapcast-control = 127.0.0.1", "snapcast-control = 127.0.0.1:0", "snapcast-control = 127.0.0.1:70000",
+                     "snapcast-control = :1705", "snapcast-control = [::1:1705", "snapcast-control = a b:1705",
+                     "snapcast-control = host/x:1705"] {
+            XCTAssertThrowsError(try parse(text), text) { error in
+                XCTAssertTrue("\(error)".contains("HOST:PORT"), "\(error)")
+            }
+        }
+        let changes = Settings().changes(to: try parse("snapcast-control = none"))
+        XCTAssertEqual(changes.map(\.key), ["snapcast-control"])
+        XCTAssertEqual(changes.first?.takesEffect, .restart)
     }
 
     func testTheSnapserverSourceLineIsReadAsItIs() throws {
@@ -64,7 +83,8 @@ final class OutputSettingsTests: XCTestCase {
     }
 
     func testTheDocumentationNamesTheKeys() {
-        for key in ["output = pulseaudio|snapcast", "snapcast-source = pipe://", "snapcast-buffer = MILLISECONDS"] {
+        for key in ["output = pulseaudio|snapcast", "snapcast-source = pipe://", "snapcast-buffer = MILLISECONDS",
+                    "snapcast-control = HOST:PORT|none"] {
             XCTAssertTrue(Settings.documentation.contains(key), key)
         }
     }

@@ -76,21 +76,4 @@ final class SnapcastFaultTests: SnapcastTestCase {
         let route = try Shell.run(try Daemon.binaryPath(), ["route"])
         XCTAssertTrue(route.stdout.hasPrefix("networkStream — Snapcast"), route.stdout)
     }
-
-    /// Waits for the rooms to reconnect to the restarted server. snapclient 0.26 sometimes hangs
-    /// for good when it connects in the first milliseconds of a starting server (seen here: the
-    /// server closed the connection before its Hello, the client waited on it); such a room is
-    /// started again, and said so: that is the client's fault, not Aubade's.
-    private func reconnectRooms() throws {
-        let deadline = Date(timeIntervalSinceNow: 8)
-        while Date() < deadline, (try? connectedRooms().count) != SnapcastHouse.Room.allCases.count {
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        let connected = (try? connectedRooms()) ?? []
-        for room in SnapcastHouse.Room.allCases where !connected.contains(room.rawValue) {
-            print("snapclient \(room.rawValue) did not reconnect (snapclient 0.26's reconnect hang): starting it again")
-            try restartRoom(room)
-        }
-        try waitForRooms(timeout: 10)
-    }
 }

@@ -72,6 +72,23 @@ class AubadeTestCase: XCTestCase {
         return monitor
     }
 
+    // MARK: What a person looks at afterwards
+
+    /// Where a test keeps what a person should be able to look at afterwards (a screenshot):
+    /// `$AUBADE_TEST_ARTIFACTS`, else `.build/test-logs/artifacts` (make test empties
+    /// `.build/test-logs` at its start). Named after the test, and the sanitizer if any.
+    func artifact(_ name: String, extension pathExtension: String) throws -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let folder = environment["AUBADE_TEST_ARTIFACTS"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? Repository.file(".build/test-logs/artifacts")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // XCTest's name, "-[Suite test]" or "Suite.test", as a file name: Suite.test.
+        let test = String(self.name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "." })
+            .split(separator: ".").joined(separator: ".")
+        let sanitizer = environment["AUBADE_SANITIZER"].flatMap { $0.isEmpty ? nil : "-\($0)" } ?? ""
+        return folder.appendingPathComponent("\(test).\(name)\(sanitizer).\(pathExtension)")
+    }
+
     // MARK: Waiting
 
     func waitForStatus(_ status: String, timeout: TimeInterval = 5,

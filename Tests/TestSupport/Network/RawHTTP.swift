@@ -106,6 +106,18 @@ final class RawHTTPConnection {
         return Data(pending.prefix(limit))
     }
 
+    /// What one read() brings (empty at end of stream), past what is buffered; throws when
+    /// nothing came within the timeout: for a stream read as it comes (server-sent events).
+    func readSome() throws -> Data {
+        if !pending.isEmpty {
+            defer { pending = Data() }
+            return pending
+        }
+        guard try fill() else { return Data() }
+        defer { pending = Data() }
+        return pending
+    }
+
     /// One read(); false at end of stream.
     private func fill() throws -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -122,6 +134,17 @@ final class RawHTTPConnection {
                     timeout: TimeInterval = 5) throws -> (head: Head, body: Data) {
         let connection = try RawHTTPConnection(port: port, timeout: timeout)
         try connection.sendGet(path, headers: headers)
+        let head = try connection.readHead()
+        return (head, try connection.readToEnd())
+    }
+
+    /// `POST path` with a JSON body on a fresh connection (HTTP/1.0, as the page's own origin
+    /// would: `Host` this machine, no `Origin`): the head and the whole body.
+    static func postJSON(port: Int, _ path: String, _ json: String, timeout: TimeInterval = 10) throws -> (head: Head, body: Data) {
+        let connection = try RawHTTPConnection(port: port, timeout: timeout)
+        let body = Data(json.utf8)
+        try connection.send(Data(("POST \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: aubade-tests\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n").utf8) + body)
         let head = try connection.readHead()
         return (head, try connection.readToEnd())
     }
