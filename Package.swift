@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "FFmpegWireTests", dependencies: ["FFmpegWire", "FFmpegClient", "Handoff", "TestSupport", "SoundAnalysis"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "MPDProtocol"]),
         .testTarget(name: "SnapcastControlTests", dependencies: ["SnapcastControl", "JSON"]),
-        .testTarget(name: "SnapcastRoomsTests", dependencies: ["SnapcastRooms", "JSON"]),
+        .testTarget(name: "SnapcastRoomsTests", dependencies: ["SnapcastRooms", "JSON", "TestSupport"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestSupport"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "AudioOutput"]),
         // Real local HTTP(S) servers (python3, openssl) started and stopped by the tests.

@@ -46,6 +46,10 @@ final class MPDClient {
     private var running: (batch: CommandBatch, index: Int)?
     /// `runCommands` is on the stack: a command finishing inside it only moves the batch on.
     private var insideRun = false
+    /// The batch's current command answers later (the player, the files queue): nothing may
+    /// run the batch on until it has. A turn scheduled before it began (`yieldTurn`) ran it a
+    /// second time — an `addid` added its song twice, seen under the sanitizers' slow turns.
+    private var awaitingAnswer = false
     /// Answers gather while commands run in one go and leave in one write when they are done,
     /// as mpd's output buffer does. Written apart, an answer and its `OK` are two TCP segments,
     /// and the second waits for the client's delayed ACK of the first (Nagle): measured,
@@ -191,15 +195,17 @@ final class MPDClient {
             gathering = false
             flush()
         }
-        while let (batch, index) = running, producer == nil, !isClosed {
-            if turnIsOver {
-                yieldTurn()
-                return
-            }
+        while let (batch, index) = running, producer == nil, !awaitingAnswer, !isClosed {
+            // The batch's end first: its OK leaves in the same write as the last answer, even
+            // when the turn is over (a slow turn under a sanitizer split them into two writes).
             guard index < batch.count else {
                 running = nil
                 send(Array("OK\n".utf8))
                 break
+            }
+            if turnIsOver {
+                yieldTurn()
+                return
             }
             let name: String
             let command: MPDCommand
@@ -224,13 +230,21 @@ final class MPDClient {
                 if waiting {
                     answered = outcome
                 } else {
+                    self.awaitingAnswer = false
                     self.beginTurn()
+                    // Gathered with what follows (the batch's OK): one write, as in a turn.
+                    self.gathering = true
                     self.finish(outcome, name: name, at: index)
                     self.continueBatch()
+                    self.gathering = false
+                    self.flush()
                 }
             }
             waiting = false
-            guard let outcome = answered else { return }  // answers later
+            guard let outcome = answered else {  // answers later
+                awaitingAnswer = true
+                return
+            }
             finish(outcome, name: name, at: index)
             if producer != nil { return }
         }
