@@ -273,7 +273,8 @@ const views = {
         row: (t, i) => trackRow(t, i), onPage: (r) => { note.textContent = `${r.total} track${r.total === 1 ? '' : 's'}`; } });
       l.mount(box); v.lists = [l];
     };
-    input.addEventListener('input', () => { clearTimeout(t); t = setTimeout(run, 150); });
+    // 60 ms after the last key: a pause between keys, not a wait the user feels (a stale search is aborted).
+    input.addEventListener('input', () => { clearTimeout(t); t = setTimeout(run, 60); });
     run();
     if (matchMedia('(pointer:fine)').matches) input.focus();
     v.on = { library: () => v.lists.forEach((l) => l.refresh()) };
