@@ -91,6 +91,12 @@ final class PrivateSoundServer {
             ], environment: environment))
             try waitUntilAnswering()
         case .pipewire:
+            // A killed pipewire leaves its socket file: waiting for it would pass at once, and
+            // WirePlumber, started before the new pipewire listens, exits ("Failed to connect to
+            // PipeWire", status 69: a restart failed so in CI). The new pipewire makes it again.
+            for name in ["pipewire-0", "pipewire-0-manager"] {
+                try? FileManager.default.removeItem(at: runtime.appendingPathComponent(name))
+            }
             processes.append(try ShellWrappedProcess("pipewire", [], environment: serverEnvironment))
             try waitFor("pipewire's socket", timeout: 10) {
                 FileManager.default.fileExists(atPath: self.runtime.appendingPathComponent("pipewire-0").path)
