@@ -54,6 +54,16 @@ public final class MPDFrontEnd: PlayerFrontEnd, @unchecked Sendable {
         server.queue.async { server.broadcast(changes) }
     }
 
+    /// An update job started or ended: clients idling on `update` hear of it, and `status`
+    /// follows it in the same turn.
+    public func libraryUpdate(job: Int, finished: Bool) {
+        let server = self.server!
+        server.queue.async {
+            if finished { server.updatesNotFinished.remove(job) } else { server.updatesNotFinished.insert(job) }
+            server.broadcast(IdleSubsystems.update)
+        }
+    }
+
     // MARK: PlayerFrontEnd (on the player's queue)
 
     public func playerDidTurn(_ turn: PlayerTurn) {

@@ -25,6 +25,11 @@ final class MPDServer: @unchecked Sendable {
     let pictures = PictureCache()
     let settings: MPDServerSettings
     let library: MusicLibrary?
+    /// Update jobs given out or started whose end this queue has not yet heard of: `status`
+    /// shows `updating_db` until the `update` change it announces is broadcast here, as mpd
+    /// does in one turn (the library's own running job ends a moment before its event arrives:
+    /// a client saw no `updating_db`, then `changed: update` after it).
+    var updatesNotFinished = Set<Int>()
     let playlists: StoredPlaylists
     /// The daemon's side: the player's queue, the events, loads.
     unowned let frontEnd: MPDFrontEnd

@@ -19,7 +19,8 @@ extension Daemon {
         let web = startWeb(settings: settings, library: library)
         library?.events = { [weak mpd, weak web] event in
             switch event {
-            case .updateStarted, .updateFinished: mpd?.libraryChanged(IdleSubsystems.update)
+            case .updateStarted(let job): mpd?.libraryUpdate(job: job, finished: false)
+            case .updateFinished(let job): mpd?.libraryUpdate(job: job, finished: true)
             case .changed:
                 mpd?.libraryChanged(IdleSubsystems.database)
                 web?.libraryChanged()

@@ -82,6 +82,7 @@ extension MPDServer {
             guard let job = library.update(uri.isEmpty ? nil : uri, rescan: rescan) else {
                 return reply(.failure(MPDError(.argument, "Malformed path")))
             }
+            updatesNotFinished.insert(job)
             reply(answer { $0.line("updating_db", job) })
         default:
             reply(.failure(MPDError(.unknown, "unknown command")))

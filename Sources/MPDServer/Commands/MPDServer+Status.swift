@@ -69,7 +69,7 @@ extension MPDServer {
         var report = StatusReport(volume: volumePercent, repeats: snapshot.loopStatus != .none, random: snapshot.shuffle,
                                   single: snapshot.single, consume: snapshot.consume,
                                   playlistVersion: mirror.versions.version, playlistLength: mirror.queue.count,
-                                  state: state, updateJob: library?.runningJob)
+                                  state: state, updateJob: library?.runningJob ?? updatesNotFinished.min())
         if let current = mirror.current, let position = mirror.currentPosition {
             report.current = .init(position: position, id: Int(clamping: current.id.rawValue))
             report.elapsed = mirror.elapsed(at: clock())
